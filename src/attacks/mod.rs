@@ -1,0 +1,179 @@
+//! Attack lookups over the tables `build.rs` generates: leapers by square, sliders by square and
+//! occupancy (PEXT where the target has BMI2, magic multiplication elsewhere), and the
+//! between/line masks behind pins, checks and castling paths.
+
+use crate::types::{Bitboard, Color, Square};
+
+/// One square's slider lookup; see `tablegen::SliderEntry`.
+pub struct SliderEntry {
+    mask: u64,
+    #[cfg_attr(springer_pext, allow(dead_code))]
+    magic: u64,
+    #[cfg_attr(springer_pext, allow(dead_code))]
+    shift: u32,
+    offset: usize,
+}
+
+include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+
+// The generator is the tests' slow oracle; they use only part of it.
+#[cfg(test)]
+#[allow(dead_code)]
+mod tablegen;
+
+impl SliderEntry {
+    /// The slot of `occupied` in `SLIDER_ATTACKS`.
+    #[inline(always)]
+    fn index(&self, occupied: Bitboard) -> usize {
+        #[cfg(springer_pext)]
+        let local = std::arch::x86_64::_pext_u64(occupied.0, self.mask) as usize;
+        #[cfg(not(springer_pext))]
+        let local = ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize;
+        self.offset + local
+    }
+}
+
+/// Squares a knight on `sq` attacks.
+#[inline(always)]
+pub fn knight(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT_ATTACKS[sq])
+}
+
+/// Squares a king on `sq` attacks.
+#[inline(always)]
+pub fn king(sq: Square) -> Bitboard {
+    Bitboard(KING_ATTACKS[sq])
+}
+
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline(always)]
+pub fn pawn(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN_ATTACKS[color][sq])
+}
+
+/// Squares a rook on `sq` attacks, given the `occupied` squares.
+#[inline(always)]
+pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(SLIDER_ATTACKS[ROOK_ENTRIES[sq].index(occupied)])
+}
+
+/// Squares a bishop on `sq` attacks, given the `occupied` squares.
+#[inline(always)]
+pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(SLIDER_ATTACKS[BISHOP_ENTRIES[sq].index(occupied)])
+}
+
+/// Squares a queen on `sq` attacks, given the `occupied` squares.
+#[inline(always)]
+pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook(sq, occupied) | bishop(sq, occupied)
+}
+
+/// The squares strictly between `a` and `b` if they share a line, else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a][b])
+}
+
+/// The full line through `a` and `b` if they share one (both included), else empty.
+#[inline(always)]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINE[a][b])
+}
+
+/// Whether `a`, `b` and `c` lie on one rank, file or diagonal.
+#[inline(always)]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).contains(c)
+}
+
+/// Every square attacked by the pawns in `pawns` of `color`.
+#[inline(always)]
+pub fn pawns_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    let ahead = pawns.forward(color.is_white());
+    ahead.east() | ahead.west()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_occupancies() -> impl Iterator<Item = u64> {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        (0..2000).map(move |_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state & state.rotate_left(17)
+        })
+    }
+
+    #[test]
+    fn generated_tables_match_tablegen() {
+        for sq in Square::ALL {
+            let i = sq.index();
+            assert_eq!(knight(sq).0, tablegen::knight_attacks(i));
+            assert_eq!(king(sq).0, tablegen::king_attacks(i));
+            for color in Color::ALL {
+                assert_eq!(pawn(color, sq).0, tablegen::pawn_attacks(color.index(), i));
+            }
+            for b in Square::ALL {
+                assert_eq!(between(sq, b).0, tablegen::between(i, b.index()));
+                assert_eq!(line(sq, b).0, tablegen::line(i, b.index()));
+            }
+        }
+    }
+
+    #[test]
+    fn slider_lookups_match_ray_walk() {
+        for sq in Square::ALL {
+            for occ in random_occupancies() {
+                let i = sq.index();
+                assert_eq!(
+                    rook(sq, Bitboard(occ)).0,
+                    tablegen::slider_attacks(i, occ, &tablegen::ROOK_DIRECTIONS)
+                );
+                assert_eq!(
+                    bishop(sq, Bitboard(occ)).0,
+                    tablegen::slider_attacks(i, occ, &tablegen::BISHOP_DIRECTIONS)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn all_slider_indices_in_bounds() {
+        for entries in [&ROOK_ENTRIES, &BISHOP_ENTRIES] {
+            for entry in entries.iter() {
+                let mut occ = 0u64;
+                loop {
+                    assert!(entry.index(Bitboard(occ)) < SLIDER_ATTACKS.len());
+                    occ = occ.wrapping_sub(entry.mask) & entry.mask;
+                    if occ == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pawn_set_attacks_match_single_square_attacks() {
+        for color in Color::ALL {
+            for sq in Square::ALL {
+                assert_eq!(pawns_attacks(color, sq.into()), pawn(color, sq));
+            }
+        }
+    }
+
+    #[test]
+    fn zobrist_keys_are_distinct() {
+        let mut keys = tablegen::zobrist_keys();
+        keys.retain(|&k| k != 0);
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+        assert_eq!(n, 768 + 15 + 8 + 1);
+    }
+}

@@ -1,0 +1,11 @@
+//! Springer: a bitboard chess engine. Modules are listed in dependency order: each uses only
+//! those above it.
+
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+
+pub mod attacks;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod threads;
+pub mod types;

@@ -1,0 +1,206 @@
+//! The `springer` command: with no arguments a UCI engine on stdin/stdout; `perft`,
+//! `perft-suite` and `bench` for move-generator verification and speed measurement.
+
+use clap::{Parser, Subcommand};
+use springer::perft::{self, PerftCase};
+use springer::position::{Position, START_FEN};
+use springer::threads::{available_cpus, WorkerPool};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "springer",
+    version,
+    about = "Springer: a bitboard chess engine. Without a command it speaks UCI on stdin/stdout."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree DEPTH plies deep, with time and speed.
+    Perft {
+        /// Plies to count.
+        depth: u32,
+        /// The position (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Print the count below each legal move too.
+        #[arg(long)]
+        divide: bool,
+        /// Worker threads (the root and the ply below are split between them).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Make every leaf move instead of counting the last ply (what a search pays per node).
+        #[arg(long)]
+        full: bool,
+    },
+    /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
+    PerftSuite {
+        /// The suite file.
+        file: PathBuf,
+        /// Check no deeper than this (default: every depth listed).
+        #[arg(long)]
+        max_depth: Option<u32>,
+        /// Worker threads (default: every logical CPU).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+}
+
+/// Exit code for bad input (FEN, file, arguments), as clap uses for bad arguments.
+const EXIT_BAD_INPUT: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            eprintln!("the UCI loop is not built yet; try `springer perft 6`");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            threads,
+            full,
+        }) => run_perft(depth, &fen, divide, threads, full),
+        Some(Command::PerftSuite {
+            file,
+            max_depth,
+            threads,
+        }) => run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus)),
+    }
+}
+
+fn bad_input(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+fn make_pool(threads: usize) -> Result<WorkerPool, ExitCode> {
+    WorkerPool::new(threads).map_err(bad_input)
+}
+
+fn mnps(nodes: u64, seconds: f64) -> f64 {
+    nodes as f64 / seconds.max(1e-9) / 1e6
+}
+
+fn run_perft(depth: u32, fen: &str, divide: bool, threads: usize, full: bool) -> ExitCode {
+    let pos = match Position::from_fen(fen) {
+        Ok(pos) => pos,
+        Err(e) => return bad_input(e),
+    };
+    let pool = match make_pool(threads) {
+        Ok(pool) => pool,
+        Err(code) => return code,
+    };
+    let start = Instant::now();
+    let nodes = if divide {
+        let counts = perft::divide(&pos, depth, &pool);
+        for (mv, n) in &counts {
+            println!("{}: {n}", mv.to_uci(false));
+        }
+        println!();
+        counts.iter().map(|(_, n)| n).sum()
+    } else if full {
+        perft::perft_full(&pos, depth)
+    } else {
+        perft::perft_parallel(&pos, depth, &pool)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    println!("Nodes: {nodes}");
+    println!("Time: {seconds:.3} s");
+    println!("Speed: {:.1} Mnps", mnps(nodes, seconds));
+    ExitCode::SUCCESS
+}
+
+fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => return bad_input(format!("cannot read {}: {e}", file.display())),
+    };
+    let cases = match perft::parse_suite(&text) {
+        Ok(cases) => cases,
+        Err(e) => return bad_input(format!("{}: {e}", file.display())),
+    };
+    let pool = match make_pool(threads) {
+        Ok(pool) => pool,
+        Err(code) => return code,
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let (mut nodes, mut failures) = (0u64, 0usize);
+    for (i, case) in cases.iter().enumerate() {
+        if show_progress {
+            eprint!(
+                "\r[{:>4}/{}] line {:<5} {:<60.60}",
+                i + 1,
+                cases.len(),
+                case.line,
+                case.fen
+            );
+            let _ = std::io::stderr().flush();
+        }
+        match check_case(case, max_depth, &pool) {
+            Ok(counted) => nodes += counted,
+            Err(report) => {
+                failures += 1;
+                if show_progress {
+                    eprint!("\r{:90}\r", "");
+                }
+                println!("{report}");
+            }
+        }
+    }
+    if show_progress {
+        eprint!("\r{:90}\r", "");
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{}: {} positions, {} passed, {} failed; {} nodes in {:.2} s ({:.1} Mnps, {} threads)",
+        file.display(),
+        cases.len(),
+        cases.len() - failures,
+        failures,
+        nodes,
+        seconds,
+        mnps(nodes, seconds),
+        pool.threads()
+    );
+    if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Checks every listed depth up to `max_depth`; returns the nodes counted or a failure report.
+fn check_case(case: &PerftCase, max_depth: Option<u32>, pool: &WorkerPool) -> Result<u64, String> {
+    let name = match &case.label {
+        Some(label) => format!("line {} ({label})", case.line),
+        None => format!("line {}", case.line),
+    };
+    let pos =
+        Position::from_fen(&case.fen).map_err(|e| format!("FAIL {name}: {e}: {}", case.fen))?;
+    let mut nodes = 0;
+    for &(depth, expected) in &case.expected {
+        if max_depth.is_some_and(|max| depth > max) {
+            continue;
+        }
+        let got = perft::perft_parallel(&pos, depth, pool);
+        nodes += got;
+        if got != expected {
+            return Err(format!(
+                "FAIL {name} depth {depth}: expected {expected}, got {got}: {}",
+                case.fen
+            ));
+        }
+    }
+    Ok(nodes)
+}

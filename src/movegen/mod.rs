@@ -1,0 +1,428 @@
+//! Legal move generation from the position's checkers and pin rays: every move emitted is legal,
+//! so perft and search never filter afterwards. Moves go to a `MoveSink` in batches (one origin
+//! and a target set, or a pawn shift and a target set), so a counter can add popcounts (perft's
+//! bulk counting) while `MoveList` expands them into single moves.
+
+mod list;
+
+pub use list::{MoveList, MAX_MOVES};
+
+use crate::attacks;
+use crate::position::{CastleSide, Position};
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Rank, Square};
+
+/// Receives the generated moves in batches.
+pub trait MoveSink {
+    /// The piece on `from` moves to each square of `quiets` (empty squares) and `captures`.
+    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard);
+    /// A pawn moves to each square of `targets` from the square `shift` below it
+    /// (`from = to - shift`), as moves of `kind`.
+    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind);
+    /// Like `pawn_moves`, for promotions: four moves (queen, knight, rook, bishop) per target.
+    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool);
+    /// A single move (castling or en passant).
+    fn special(&mut self, mv: Move);
+}
+
+/// Which moves to generate.
+pub trait GenType {
+    /// Captures and promotions.
+    const NOISY: bool;
+    /// Everything else: non-capturing moves, castling.
+    const QUIET: bool;
+}
+
+/// Every legal move.
+pub struct AllMoves;
+/// Captures (en passant included) and promotions (quiet ones included): the quiescence moves.
+pub struct NoisyMoves;
+/// Legal moves that neither capture nor promote, castling included.
+pub struct QuietMoves;
+
+impl GenType for AllMoves {
+    const NOISY: bool = true;
+    const QUIET: bool = true;
+}
+impl GenType for NoisyMoves {
+    const NOISY: bool = true;
+    const QUIET: bool = false;
+}
+impl GenType for QuietMoves {
+    const NOISY: bool = false;
+    const QUIET: bool = true;
+}
+
+/// Appends every legal move for the side to move to `list`.
+#[inline]
+pub fn generate_legal(pos: &Position, list: &mut MoveList) {
+    generate::<AllMoves, _>(pos, list);
+}
+
+/// Appends the legal moves of kind `G` for the side to move to `sink`.
+#[inline]
+pub fn generate<G: GenType, S: MoveSink>(pos: &Position, sink: &mut S) {
+    match pos.side_to_move() {
+        Color::White => generate_for::<G, S, true>(pos, sink),
+        Color::Black => generate_for::<G, S, false>(pos, sink),
+    }
+}
+
+/// The number of legal moves (perft's bulk count at the last ply).
+#[inline]
+pub fn count_legal(pos: &Position) -> u64 {
+    let mut counter = MoveCounter(0);
+    generate::<AllMoves, _>(pos, &mut counter);
+    counter.0
+}
+
+/// A sink that only counts.
+struct MoveCounter(u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn piece_moves(&mut self, _from: Square, quiets: Bitboard, captures: Bitboard) {
+        self.0 += u64::from(quiets.count() + captures.count());
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, _shift: i8, _kind: MoveKind) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, _shift: i8, _capture: bool) {
+        self.0 += 4 * u64::from(targets.count());
+    }
+
+    #[inline(always)]
+    fn special(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+}
+
+/// The origin of a pawn move that reached `to` by `shift`.
+#[inline(always)]
+pub(crate) fn pawn_origin(to: Square, shift: i8) -> Square {
+    Square::from_index((to as i8 - shift) as u8)
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard) {
+        for to in quiets {
+            self.push(Move::new(from, to, MoveKind::QUIET));
+        }
+        for to in captures {
+            self.push(Move::new(from, to, MoveKind::CAPTURE));
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(pawn_origin(to, shift), to, kind));
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool) {
+        for to in targets {
+            let from = pawn_origin(to, shift);
+            for piece in Piece::PROMOTIONS {
+                self.push(Move::new(from, to, MoveKind::promotion(piece, capture)));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Squares one pawn step forward for White (`WHITE`) or Black, and the two capture steps.
+#[inline(always)]
+fn up<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    bb.forward(WHITE)
+}
+
+#[inline(always)]
+fn up_east<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    bb.forward(WHITE).east()
+}
+
+#[inline(always)]
+fn up_west<const WHITE: bool>(bb: Bitboard) -> Bitboard {
+    bb.forward(WHITE).west()
+}
+
+#[inline(always)]
+fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink: &mut S) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let ours = pos.color(us);
+    let theirs = pos.color(them);
+    let occupied = ours | theirs;
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+
+    // King moves: onto squares the enemy does not attack once the king has left its square
+    // (so a king cannot step back along the line of a checking slider).
+    let danger = pos.attacks_of(them, occupied.without(ksq));
+    let king_targets = attacks::king(ksq) & !ours & !danger;
+    sink.piece_moves(
+        ksq,
+        if G::QUIET {
+            king_targets & !theirs
+        } else {
+            Bitboard::EMPTY
+        },
+        if G::NOISY {
+            king_targets & theirs
+        } else {
+            Bitboard::EMPTY
+        },
+    );
+    if checkers.has_more_than_one() {
+        return; // double check: only the king may move
+    }
+
+    // Every other move must land on the check mask: the checker or a square blocking it.
+    let check_mask = match checkers.single() {
+        Some(checker) => attacks::between(ksq, checker).with(checker),
+        None => Bitboard::FULL,
+    };
+    let pins = pos.pin_rays(us);
+    let pinned = (pins.orthogonal | pins.diagonal) & ours;
+    let quiet_targets = if G::QUIET {
+        !occupied & check_mask
+    } else {
+        Bitboard::EMPTY
+    };
+    let capture_targets = if G::NOISY {
+        theirs & check_mask
+    } else {
+        Bitboard::EMPTY
+    };
+
+    for from in pos.pieces(us, Piece::Knight) & !pinned {
+        let moves = attacks::knight(from);
+        sink.piece_moves(from, moves & quiet_targets, moves & capture_targets);
+    }
+    for from in pos.diagonal_sliders(us) & !pins.orthogonal {
+        let mut moves = attacks::bishop(from, occupied);
+        if pins.diagonal.contains(from) {
+            moves &= pins.diagonal;
+        }
+        sink.piece_moves(from, moves & quiet_targets, moves & capture_targets);
+    }
+    for from in pos.orthogonal_sliders(us) & !pins.diagonal {
+        let mut moves = attacks::rook(from, occupied);
+        if pins.orthogonal.contains(from) {
+            moves &= pins.orthogonal;
+        }
+        sink.piece_moves(from, moves & quiet_targets, moves & capture_targets);
+    }
+
+    generate_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins.orthogonal, pins.diagonal);
+
+    if G::QUIET && checkers.is_empty() && pos.castling_rights().has_any(us) {
+        for side in CastleSide::ALL {
+            if let Some(rook) = pos.castling_rook(us, side) {
+                if castling_is_legal(pos, us, ksq, rook, side, occupied, danger) {
+                    sink.special(Move::new(ksq, rook, MoveKind::CASTLE));
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn generate_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
+    pos: &Position,
+    sink: &mut S,
+    check_mask: Bitboard,
+    pin_orthogonal: Bitboard,
+    pin_diagonal: Bitboard,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let pawns = pos.pieces(us, Piece::Pawn);
+    let empty = !pos.occupied();
+    let theirs = pos.color(them);
+    let (promotion_rank, double_push_rank) = if WHITE {
+        (Bitboard::RANK_8, Bitboard::rank(Rank::Fourth))
+    } else {
+        (Bitboard::RANK_1, Bitboard::rank(Rank::Fifth))
+    };
+    let forward: i8 = if WHITE { 8 } else { -8 };
+
+    // Pushes: a diagonally pinned pawn cannot push; an orthogonally pinned one stays on its ray.
+    let pushers = pawns & !pin_diagonal;
+    let single = (up::<WHITE>(pushers & !pin_orthogonal)
+        | (up::<WHITE>(pushers & pin_orthogonal) & pin_orthogonal))
+        & empty;
+    let double = up::<WHITE>(single) & empty & double_push_rank & check_mask;
+    let single = single & check_mask;
+
+    // Captures: an orthogonally pinned pawn cannot capture; a diagonally pinned one stays on its ray.
+    let capturers = pawns & !pin_orthogonal;
+    let free = capturers & !pin_diagonal;
+    let on_ray = capturers & pin_diagonal;
+    let targets = theirs & check_mask;
+    let east = (up_east::<WHITE>(free) | (up_east::<WHITE>(on_ray) & pin_diagonal)) & targets;
+    let west = (up_west::<WHITE>(free) | (up_west::<WHITE>(on_ray) & pin_diagonal)) & targets;
+
+    if G::QUIET {
+        sink.pawn_moves(single & !promotion_rank, forward, MoveKind::QUIET);
+        sink.pawn_moves(double, 2 * forward, MoveKind::DOUBLE_PUSH);
+    }
+    if G::NOISY {
+        sink.pawn_moves(east & !promotion_rank, forward + 1, MoveKind::CAPTURE);
+        sink.pawn_moves(west & !promotion_rank, forward - 1, MoveKind::CAPTURE);
+        if (pawns & promotion_rank.forward(!WHITE)).is_nonempty() {
+            sink.promotions(single & promotion_rank, forward, false);
+            sink.promotions(east & promotion_rank, forward + 1, true);
+            sink.promotions(west & promotion_rank, forward - 1, true);
+        }
+        if let Some(ep) = pos.en_passant() {
+            generate_en_passant::<S, WHITE>(pos, sink, ep, capturers, check_mask, pin_diagonal);
+        }
+    }
+}
+
+#[inline(always)]
+fn generate_en_passant<S: MoveSink, const WHITE: bool>(
+    pos: &Position,
+    sink: &mut S,
+    ep: Square,
+    capturers: Bitboard,
+    check_mask: Bitboard,
+    pin_diagonal: Bitboard,
+) {
+    let us = if WHITE { Color::White } else { Color::Black };
+    let them = !us;
+    let captured = ep.forward(!WHITE);
+    // Legal only if it removes the checker or blocks the check.
+    if !(check_mask.contains(ep) || check_mask.contains(captured)) {
+        return;
+    }
+    let ksq = pos.king_square(us);
+    for from in attacks::pawn(them, ep) & capturers {
+        if pin_diagonal.contains(from) && !pin_diagonal.contains(ep) {
+            continue;
+        }
+        // Two pawns leave the board's lines at once: re-check the king against every slider
+        // (this catches the pin along the rank, and a diagonal opened by the captured pawn).
+        let occupied = pos.occupied().without(from).without(captured).with(ep);
+        let exposed = (attacks::rook(ksq, occupied) & pos.orthogonal_sliders(them))
+            | (attacks::bishop(ksq, occupied) & pos.diagonal_sliders(them));
+        if exposed.is_empty() {
+            sink.special(Move::new(from, ep, MoveKind::EN_PASSANT));
+        }
+    }
+}
+
+/// Castling on `side` with the rook on `rook`: every square the king and rook cross or land on
+/// is empty (but for the two of them), no square the king passes or lands on is attacked, and
+/// the rook was not shielding the king's destination along the back rank (a Chess960 case).
+#[inline]
+fn castling_is_legal(
+    pos: &Position,
+    us: Color,
+    ksq: Square,
+    rook: Square,
+    side: CastleSide,
+    occupied: Bitboard,
+    danger: Bitboard,
+) -> bool {
+    let rank = ksq.rank();
+    let (king_file, rook_file) = side.destination_files();
+    let king_to = Square::new(king_file, rank);
+    let rook_to = Square::new(rook_file, rank);
+    let king_path = attacks::between(ksq, king_to).with(king_to);
+    let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
+        .without(ksq)
+        .without(rook);
+    if (occupied & must_be_empty).is_nonempty() || (danger & king_path).is_nonempty() {
+        return false;
+    }
+    let without_pair = occupied.without(ksq).without(rook);
+    (attacks::rook(king_to, without_pair) & pos.orthogonal_sliders(!us)).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(fen: &str) -> Vec<String> {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
+        let mut list = MoveList::new();
+        generate_legal(&pos, &mut list);
+        let mut names: Vec<String> = list.iter().map(|m| m.to_string()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn noisy_and_quiet_partition_all_moves() {
+        for fen in [
+            crate::position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let (mut all, mut noisy, mut quiet) =
+                (MoveList::new(), MoveList::new(), MoveList::new());
+            generate::<AllMoves, _>(&pos, &mut all);
+            generate::<NoisyMoves, _>(&pos, &mut noisy);
+            generate::<QuietMoves, _>(&pos, &mut quiet);
+            assert!(noisy.iter().all(|m| m.is_noisy()), "{fen}");
+            assert!(quiet.iter().all(|m| !m.is_noisy()), "{fen}");
+            assert_eq!(noisy.len() + quiet.len(), all.len(), "{fen}");
+            assert!(all
+                .iter()
+                .all(|&m| noisy.contains(&m) || quiet.contains(&m)));
+            assert_eq!(count_legal(&pos), all.len() as u64);
+        }
+    }
+
+    #[test]
+    fn en_passant_respects_the_rank_pin() {
+        assert!(!moves("8/8/8/KPp4r/8/8/8/7k w - c6 0 2").contains(&"b5c6".to_string()));
+        assert!(moves("8/8/8/1Pp4r/K7/8/8/7k w - c6 0 2").contains(&"b5c6".to_string()));
+    }
+
+    #[test]
+    fn castling_needs_a_safe_empty_path() {
+        let both = moves("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(both.contains(&"e1g1".to_string()) && both.contains(&"e1c1".to_string()));
+        // The f1 square is attacked by the f8 rook: no short castling; long castling is fine.
+        let attacked = moves("r3kr2/8/8/8/8/8/8/R3K2R w KQq - 0 1");
+        assert!(!attacked.contains(&"e1g1".to_string()) && attacked.contains(&"e1c1".to_string()));
+        // b1 may be attacked (only the rook crosses it), but not occupied.
+        let b1 = moves("1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        assert!(b1.contains(&"e1c1".to_string()));
+        assert!(!moves("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1").contains(&"e1c1".to_string()));
+        // In check: no castling.
+        assert!(!moves("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1")
+            .iter()
+            .any(|m| m == "e1g1" || m == "e1c1"));
+    }
+
+    #[test]
+    fn chess960_castling_rook_may_not_shield_the_king() {
+        // Castling queen side leaves the king on c1 exposed to the a1 queen once b1's rook moves.
+        let pos = Position::from_fen("7k/8/8/8/8/8/8/qRK5 w B - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        assert!(!pos.is_legal(Move::new(Square::C1, Square::B1, MoveKind::CASTLE)));
+    }
+
+    #[test]
+    fn double_check_allows_only_king_moves() {
+        let names = moves("4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1");
+        assert!(names.iter().all(|m| m.starts_with("e1")), "{names:?}");
+    }
+}

@@ -1,0 +1,196 @@
+//! Perft (leaf counts of the legal move tree): bulk counting at the last ply, every-leaf-made
+//! counting (what search pays for), divide, and a parallel perft that splits the first two
+//! plies over a `WorkerPool`.
+
+use crate::movegen::{count_legal, generate_legal, MoveList};
+use crate::position::Position;
+use crate::threads::WorkerPool;
+use crate::types::Move;
+use rayon::prelude::*;
+
+/// The number of leaves `depth` plies below `pos`, counting the last ply by popcount.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_legal(pos),
+        _ => {
+            let mut list = MoveList::new();
+            generate_legal(pos, &mut list);
+            list.iter()
+                .map(|&mv| perft(&pos.after(mv), depth - 1))
+                .sum()
+        }
+    }
+}
+
+/// Like `perft`, but makes every leaf move instead of counting the last ply.
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.iter()
+        .map(|&mv| perft_full(&pos.after(mv), depth - 1))
+        .sum()
+}
+
+/// Each legal move with the perft count below it (`depth - 1` plies), in generation order.
+pub fn divide(pos: &Position, depth: u32, pool: &WorkerPool) -> Vec<(Move, u64)> {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    pool.install(|| {
+        list.par_iter()
+            .map(|&mv| (mv, perft_split(&pos.after(mv), depth.saturating_sub(1))))
+            .collect()
+    })
+}
+
+/// `perft` on the pool's threads: the first two plies are split into tasks (so a few heavy root
+/// moves do not leave threads idle), the rest is counted serially in each task.
+pub fn perft_parallel(pos: &Position, depth: u32, pool: &WorkerPool) -> u64 {
+    if pool.threads() <= 1 {
+        return perft(pos, depth);
+    }
+    pool.install(|| perft_split(pos, depth))
+}
+
+fn perft_split(pos: &Position, depth: u32) -> u64 {
+    if depth < 4 {
+        return perft(pos, depth);
+    }
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list.par_iter()
+        .map(|&mv| {
+            let child = pos.after(mv);
+            let mut replies = MoveList::new();
+            generate_legal(&child, &mut replies);
+            replies
+                .par_iter()
+                .map(|&reply| perft(&child.after(reply), depth - 2))
+                .sum::<u64>()
+        })
+        .sum()
+}
+
+/// One line of a perft suite: a position and its expected counts by depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The FEN of the position.
+    pub fen: String,
+    /// `(depth, expected leaf count)`, in the order listed.
+    pub expected: Vec<(u32, u64)>,
+    /// The label from the comment line just above, if any (`# label: what it tests`).
+    pub label: Option<String>,
+    /// The 1-based line number in the suite file.
+    pub line: usize,
+}
+
+/// A suite line that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteError {
+    /// The 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
+/// Parses an EPD perft suite: `FEN ;D1 20 ;D2 400 ...` per line; `#` lines and blank lines are
+/// skipped (a `# label: ...` comment names the case below it). FENs are checked by the caller.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
+    let mut cases = Vec::new();
+    let mut label = None;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if let Some(comment) = trimmed.strip_prefix('#') {
+            label = comment
+                .split(':')
+                .next()
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty() && !l.contains(' '));
+            continue;
+        }
+        let mut parts = trimmed.split(';');
+        let fen = parts.next().unwrap_or_default().trim().to_string();
+        let mut expected = Vec::new();
+        for part in parts {
+            let fields: Vec<&str> = part.split_whitespace().collect();
+            let parsed = match fields.as_slice() {
+                [depth, count] => depth
+                    .strip_prefix('D')
+                    .and_then(|d| d.parse::<u32>().ok())
+                    .zip(count.parse::<u64>().ok()),
+                _ => None,
+            };
+            match parsed {
+                Some(pair) => expected.push(pair),
+                None => {
+                    return Err(SuiteError {
+                        line,
+                        reason: format!("expected ';Dn count', found ';{}'", part.trim()),
+                    })
+                }
+            }
+        }
+        if expected.is_empty() {
+            return Err(SuiteError {
+                line,
+                reason: "no ';Dn count' entries after the FEN".to_string(),
+            });
+        }
+        cases.push(PerftCase {
+            fen,
+            expected,
+            label: label.take(),
+            line,
+        });
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_perft_equals_serial_perft() {
+        let pool = WorkerPool::new(2).unwrap_or_else(|e| unreachable!("{e}"));
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(perft(&pos, 3), 97_862);
+        assert_eq!(perft_full(&pos, 3), 97_862);
+        assert_eq!(perft_parallel(&pos, 4, &pool), perft(&pos, 4));
+        assert_eq!(
+            divide(&pos, 3, &pool).iter().map(|(_, n)| n).sum::<u64>(),
+            97_862
+        );
+    }
+
+    #[test]
+    fn suite_lines_parse_with_labels() {
+        let text =
+            "# a comment line\n\n# kiwi: castling\nfen one ;D1 48 ;D2 2039\nfen two ;D1 20\n";
+        let cases = parse_suite(text).unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].label.as_deref(), Some("kiwi"));
+        assert_eq!(cases[0].expected, vec![(1, 48), (2, 2039)]);
+        assert_eq!((cases[1].label.as_deref(), cases[1].line), (None, 5));
+        assert!(parse_suite("fen ;D1 x").is_err());
+        assert!(parse_suite("fen only").is_err());
+    }
+}

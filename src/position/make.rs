@@ -1,0 +1,169 @@
+//! Making moves (copy-make: callers copy the position first; nothing is unmade). Every change to
+//! a bitboard also updates the mailbox and the Zobrist key, so the incremental key always equals
+//! `compute_key()` (tests check this over long random games).
+
+use super::zobrist::{castling_key, en_passant_key, piece_key, SIDE_KEY};
+use super::{CastleSide, Position};
+use crate::types::{Bitboard, Color, Move, Piece, Square};
+
+impl Position {
+    #[inline(always)]
+    fn put_piece(&mut self, color: Color, piece: Piece, sq: Square) {
+        let bb = Bitboard::from_square(sq);
+        self.pieces[piece] |= bb;
+        self.colors[color] |= bb;
+        self.board[sq] = Some(piece);
+        self.key ^= piece_key(color, piece, sq);
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, color: Color, piece: Piece, sq: Square) {
+        let bb = Bitboard::from_square(sq);
+        self.pieces[piece] ^= bb;
+        self.colors[color] ^= bb;
+        self.board[sq] = None;
+        self.key ^= piece_key(color, piece, sq);
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, color: Color, piece: Piece, from: Square, to: Square) {
+        let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.pieces[piece] ^= bb;
+        self.colors[color] ^= bb;
+        self.board[from] = None;
+        self.board[to] = Some(piece);
+        self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
+    }
+
+    /// Plays `mv`, which must be legal in this position (from the move generator, or checked
+    /// with `is_legal`).
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let us = self.side_to_move;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.board[from] else {
+            debug_assert!(false, "no piece on {from} for {mv:?} in {}", self.to_fen());
+            return;
+        };
+        debug_assert!(self.colors[us].contains(from));
+
+        if self.en_passant_is_capturable() {
+            if let Some(ep) = self.en_passant {
+                self.key ^= en_passant_key(ep.file());
+            }
+        }
+        self.en_passant = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        let rights_before = self.castling;
+
+        if mv.is_castle() {
+            let side = if to > from {
+                CastleSide::King
+            } else {
+                CastleSide::Queen
+            };
+            let (king_file, rook_file) = side.destination_files();
+            let rank = Position::back_rank(us);
+            // Remove both before placing either: in Chess960 the squares may overlap.
+            self.remove_piece(us, Piece::King, from);
+            self.remove_piece(us, Piece::Rook, to);
+            self.put_piece(us, Piece::King, Square::new(king_file, rank));
+            self.put_piece(us, Piece::Rook, Square::new(rook_file, rank));
+        } else {
+            if mv.is_capture() {
+                let captured_sq = if mv.is_en_passant() {
+                    to.forward(!us.is_white())
+                } else {
+                    to
+                };
+                if let Some(captured) = self.board[captured_sq] {
+                    self.remove_piece(them, captured, captured_sq);
+                }
+                self.halfmove_clock = 0;
+            }
+            self.move_piece(us, piece, from, to);
+            if piece == Piece::Pawn {
+                self.halfmove_clock = 0;
+                if let Some(promoted) = mv.promotion() {
+                    self.remove_piece(us, Piece::Pawn, to);
+                    self.put_piece(us, promoted, to);
+                }
+            }
+        }
+
+        if rights_before.bits() != 0 {
+            self.castling = self.rights_after(
+                rights_before,
+                piece,
+                us,
+                Bitboard::from_square(from) | Bitboard::from_square(to),
+            );
+            if self.castling != rights_before {
+                self.key ^= castling_key(rights_before.bits()) ^ castling_key(self.castling.bits());
+            }
+        }
+        if us == Color::Black {
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
+        }
+        self.side_to_move = them;
+        self.key ^= SIDE_KEY;
+        if mv.kind() == crate::types::MoveKind::DOUBLE_PUSH {
+            let ep = from.forward(us.is_white());
+            self.en_passant = Some(ep);
+            if self.en_passant_is_capturable() {
+                self.key ^= en_passant_key(ep.file());
+            }
+        }
+        self.checkers = self.checkers_of(us);
+        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
+    }
+
+    /// The rights left after `piece` of `mover` moved between the `touched` squares: a king move
+    /// ends both of its side's rights; any move from or to a castling rook's square ends that one.
+    #[inline]
+    fn rights_after(
+        &self,
+        mut rights: super::CastlingRights,
+        piece: Piece,
+        mover: Color,
+        touched: Bitboard,
+    ) -> super::CastlingRights {
+        if piece == Piece::King {
+            rights = rights.without_color(mover);
+        }
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if rights.has(color, side)
+                    && touched.contains(self.castling_rooks[color][side as usize])
+                {
+                    rights = rights.without(color, side);
+                }
+            }
+        }
+        rights
+    }
+
+    /// Passes the move to the other side (null-move pruning); not allowed in check.
+    pub fn make_null_move(&mut self) {
+        debug_assert!(!self.is_check());
+        if self.en_passant_is_capturable() {
+            if let Some(ep) = self.en_passant {
+                self.key ^= en_passant_key(ep.file());
+            }
+        }
+        self.en_passant = None;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.side_to_move = !self.side_to_move;
+        self.key ^= SIDE_KEY;
+        self.checkers = Bitboard::EMPTY;
+    }
+
+    /// A copy of the position with `mv` played.
+    #[inline]
+    pub fn after(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        next.make_move(mv);
+        next
+    }
+}

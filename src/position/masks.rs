@@ -1,0 +1,165 @@
+//! The design's masks, built with AND/COMPLEMENT over attack bitboards: squares attacked by a
+//! side, pieces attacked and undefended (`ours & their_attacks & !our_attacks`), pin rays and
+//! pinned pieces. Evaluation, move ordering and move generation read them from here.
+
+use super::Position;
+use crate::attacks;
+use crate::types::{Bitboard, Color, Piece};
+
+/// The lines along which `color`'s pieces are pinned to their king. Each ray runs from next to
+/// the king up to and including the pinning piece, so a pinned piece may move within its ray.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PinRays {
+    /// Rays along ranks and files (pinned by rooks and queens).
+    pub orthogonal: Bitboard,
+    /// Rays along diagonals (pinned by bishops and queens).
+    pub diagonal: Bitboard,
+}
+
+impl Position {
+    /// Every square attacked by `color`'s pieces when `occupied` holds the blockers.
+    #[inline]
+    pub fn attacks_of(&self, color: Color, occupied: Bitboard) -> Bitboard {
+        let mut attacked = attacks::pawns_attacks(color, self.pieces(color, Piece::Pawn));
+        attacked |= attacks::king(self.king_square(color));
+        for sq in self.pieces(color, Piece::Knight) {
+            attacked |= attacks::knight(sq);
+        }
+        for sq in self.diagonal_sliders(color) {
+            attacked |= attacks::bishop(sq, occupied);
+        }
+        for sq in self.orthogonal_sliders(color) {
+            attacked |= attacks::rook(sq, occupied);
+        }
+        attacked
+    }
+
+    /// Every square attacked by `color`.
+    ///
+    /// ```
+    /// use springer::position::Position;
+    /// use springer::types::{Color, Square};
+    /// let pos = Position::startpos();
+    /// assert!(pos.attacked_by(Color::White).contains(Square::F3));
+    /// assert!(!pos.attacked_by(Color::White).contains(Square::E4));
+    /// ```
+    #[inline]
+    pub fn attacked_by(&self, color: Color) -> Bitboard {
+        self.attacks_of(color, self.occupied())
+    }
+
+    /// `color`'s pieces that the other side attacks and `color` does not defend.
+    #[inline]
+    pub fn undefended(&self, color: Color) -> Bitboard {
+        let ours = self.colors[color];
+        let their_attacks = self.attacked_by(!color);
+        let our_attacks = self.attacked_by(color);
+        ours & their_attacks & !our_attacks
+    }
+
+    /// `color`'s pieces that the other side attacks, defended or not.
+    #[inline]
+    pub fn attacked_pieces(&self, color: Color) -> Bitboard {
+        self.colors[color] & self.attacked_by(!color)
+    }
+
+    /// The rays along which `color`'s pieces are pinned to their own king.
+    #[inline]
+    pub fn pin_rays(&self, color: Color) -> PinRays {
+        let ksq = self.king_square(color);
+        let occupied = self.occupied();
+        let theirs = self.colors[!color];
+        let mut rays = PinRays::default();
+        // Looking from the king through our own pieces (only theirs block) finds the snipers.
+        for sniper in attacks::rook(ksq, theirs) & self.orthogonal_sliders(!color) {
+            let between = attacks::between(ksq, sniper);
+            if (between & occupied).count() == 1 {
+                rays.orthogonal |= between.with(sniper);
+            }
+        }
+        for sniper in attacks::bishop(ksq, theirs) & self.diagonal_sliders(!color) {
+            let between = attacks::between(ksq, sniper);
+            if (between & occupied).count() == 1 {
+                rays.diagonal |= between.with(sniper);
+            }
+        }
+        rays
+    }
+
+    /// `color`'s pieces pinned to their own king.
+    #[inline]
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let rays = self.pin_rays(color);
+        (rays.orthogonal | rays.diagonal) & self.colors[color]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Square;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).expect("valid test FEN")
+    }
+
+    fn squares(list: &[Square]) -> Bitboard {
+        list.iter().copied().collect()
+    }
+
+    #[test]
+    fn undefended_finds_hanging_pieces() {
+        // Ne5 is attacked by the d6 pawn and defended by nothing; Bb5 is attacked by the a6 pawn
+        // but defended by the c4 pawn; the a6 pawn is attacked by Bb5 and defended by nothing.
+        let p = pos("7k/8/p2p4/1B2N3/2P5/8/8/4K3 w - - 0 1");
+        assert_eq!(p.undefended(Color::White), squares(&[Square::E5]));
+        assert_eq!(
+            p.attacked_pieces(Color::White),
+            squares(&[Square::B5, Square::E5])
+        );
+        assert_eq!(p.undefended(Color::Black), squares(&[Square::A6]));
+    }
+
+    #[test]
+    fn undefended_matches_naive_scan() {
+        let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        for color in Color::ALL {
+            let occupied = p.occupied();
+            let naive: Bitboard = p
+                .color(color)
+                .filter(|&sq| {
+                    let attackers = p.attackers_to(sq, occupied);
+                    (attackers & p.color(!color)).is_nonempty()
+                        && (attackers & p.color(color)).is_empty()
+                })
+                .collect();
+            assert_eq!(p.undefended(color), naive, "{color:?}");
+        }
+    }
+
+    #[test]
+    fn attacked_by_matches_attackers_to() {
+        let p = pos("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1");
+        for color in Color::ALL {
+            let naive: Bitboard = Square::ALL
+                .into_iter()
+                .filter(|&sq| (p.attackers_to(sq, p.occupied()) & p.color(color)).is_nonempty())
+                .collect();
+            assert_eq!(p.attacked_by(color), naive, "{color:?}");
+        }
+    }
+
+    #[test]
+    fn pins_and_checkers() {
+        // Re8 pins Ne2 along the e file; Qa5 pins the d2 pawn along a5-e1.
+        let p = pos("4r1k1/8/8/q7/8/8/3PN3/4K3 w - - 0 1");
+        assert_eq!(p.pinned(Color::White), squares(&[Square::E2, Square::D2]));
+        let rays = p.pin_rays(Color::White);
+        assert!(rays.orthogonal.contains(Square::E8) && rays.orthogonal.contains(Square::E5));
+        assert!(rays.diagonal.contains(Square::A5) && rays.diagonal.contains(Square::C3));
+        assert!(!p.is_check());
+        // Double check: Nf3 and Ra1 both attack e1.
+        let checked = pos("4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1");
+        assert_eq!(checked.checkers(), squares(&[Square::F3, Square::A1]));
+    }
+}

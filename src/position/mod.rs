@@ -1,0 +1,354 @@
+//! `Position`: piece bitboards by kind and colour, a mailbox for "what stands on this square",
+//! side to move, castling (by rook square, so Chess960 works), en passant, clocks, the
+//! incrementally updated Zobrist key and the checkers of the side to move. Copy-make: a move is
+//! made on a copy; nothing is ever unmade.
+
+mod fen;
+mod make;
+mod masks;
+pub mod zobrist;
+
+pub use fen::FenError;
+pub use masks::PinRays;
+
+use crate::attacks;
+use crate::types::{Bitboard, Color, File, Move, Piece, Rank, Square};
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Which side of the king a castling rook stands on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CastleSide {
+    /// Towards the H file; the king ends on G, the rook on F.
+    King,
+    /// Towards the A file; the king ends on C, the rook on D.
+    Queen,
+}
+
+impl CastleSide {
+    /// Both sides, king side first.
+    pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
+
+    /// The files the king and the rook end on.
+    pub const fn destination_files(self) -> (File, File) {
+        match self {
+            CastleSide::King => (File::G, File::F),
+            CastleSide::Queen => (File::C, File::D),
+        }
+    }
+}
+
+/// The castling rights still held: one bit per colour and side.
+#[derive(Clone, Copy, PartialEq, Eq, Default, Debug)]
+pub struct CastlingRights(u8);
+
+impl CastlingRights {
+    /// No rights.
+    pub const NONE: CastlingRights = CastlingRights(0);
+
+    const fn bit(color: Color, side: CastleSide) -> u8 {
+        1 << (2 * color as u8 + side as u8)
+    }
+
+    /// Whether `color` may still castle on `side`.
+    #[inline(always)]
+    pub const fn has(self, color: Color, side: CastleSide) -> bool {
+        self.0 & Self::bit(color, side) != 0
+    }
+
+    /// Whether `color` holds any right.
+    #[inline(always)]
+    pub const fn has_any(self, color: Color) -> bool {
+        self.0 & (3 << (2 * color as u8)) != 0
+    }
+
+    /// These rights plus `color`'s on `side`.
+    pub const fn with(self, color: Color, side: CastleSide) -> CastlingRights {
+        CastlingRights(self.0 | Self::bit(color, side))
+    }
+
+    /// These rights less `color`'s on `side`.
+    pub const fn without(self, color: Color, side: CastleSide) -> CastlingRights {
+        CastlingRights(self.0 & !Self::bit(color, side))
+    }
+
+    /// These rights less both of `color`'s.
+    pub const fn without_color(self, color: Color) -> CastlingRights {
+        CastlingRights(self.0 & !(3 << (2 * color as u8)))
+    }
+
+    /// The 4-bit encoding (White king side = 1, White queen side = 2, Black: 4 and 8).
+    #[inline(always)]
+    pub const fn bits(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A chess position. Cheap to copy (about 160 bytes): search and perft copy it to make a move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    pieces: [Bitboard; 6],
+    colors: [Bitboard; 2],
+    board: [Option<Piece>; 64],
+    side_to_move: Color,
+    castling: CastlingRights,
+    /// The rook square of each right, indexed `[color][side]`; meaningful only while the right is held.
+    castling_rooks: [[Square; 2]; 2],
+    en_passant: Option<Square>,
+    halfmove_clock: u16,
+    fullmove_number: u16,
+    key: u64,
+    checkers: Bitboard,
+    /// Whether FEN output writes castling as rook files (Shredder-FEN) rather than KQkq.
+    shredder_castling: bool,
+}
+
+impl Position {
+    /// The standard starting position.
+    ///
+    /// ```
+    /// use springer::position::Position;
+    /// assert_eq!(Position::startpos().to_fen(), springer::position::START_FEN);
+    /// ```
+    pub fn startpos() -> Position {
+        match Position::from_fen(START_FEN) {
+            Ok(pos) => pos,
+            Err(e) => unreachable!("the start FEN is valid: {e}"),
+        }
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// The pieces of `color` of kind `piece`.
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, piece: Piece) -> Bitboard {
+        self.pieces[piece] & self.colors[color]
+    }
+
+    /// Every piece of kind `piece`, both colours.
+    #[inline(always)]
+    pub fn pieces_of_kind(&self, piece: Piece) -> Bitboard {
+        self.pieces[piece]
+    }
+
+    /// Every piece of `color`.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.colors[color]
+    }
+
+    /// Every occupied square.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[Color::White] | self.colors[Color::Black]
+    }
+
+    /// The bishops and queens of `color`: the pieces that attack along diagonals.
+    #[inline(always)]
+    pub fn diagonal_sliders(&self, color: Color) -> Bitboard {
+        (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]) & self.colors[color]
+    }
+
+    /// The rooks and queens of `color`: the pieces that attack along ranks and files.
+    #[inline(always)]
+    pub fn orthogonal_sliders(&self, color: Color) -> Bitboard {
+        (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]) & self.colors[color]
+    }
+
+    /// The kind of piece on `sq`, if any.
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.board[sq]
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    #[inline]
+    pub fn color_on(&self, sq: Square) -> Option<Color> {
+        if self.colors[Color::White].contains(sq) {
+            Some(Color::White)
+        } else if self.colors[Color::Black].contains(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The square of `color`'s king.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        (self.pieces[Piece::King] & self.colors[color]).lsb()
+    }
+
+    /// The castling rights still held.
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The square of the rook that castles for `color` on `side`, if that right is held.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
+        self.castling
+            .has(color, side)
+            .then(|| self.castling_rooks[color][side as usize])
+    }
+
+    /// The en-passant target square, as FEN records it (after any double push).
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// Half-moves since the last capture or pawn move (the fifty-move rule counts these).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    /// The full-move number: 1 at the start, raised after each Black move.
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist key of the position (pieces, side, castling rights, capturable en passant).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn is_check(&self) -> bool {
+        self.checkers.is_nonempty()
+    }
+
+    /// Every piece of either colour that attacks `sq`, given the `occupied` squares.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let knights = attacks::knight(sq) & self.pieces[Piece::Knight];
+        let kings = attacks::king(sq) & self.pieces[Piece::King];
+        let white_pawns = attacks::pawn(Color::Black, sq) & self.pieces(Color::White, Piece::Pawn);
+        let black_pawns = attacks::pawn(Color::White, sq) & self.pieces(Color::Black, Piece::Pawn);
+        let diagonal = attacks::bishop(sq, occupied)
+            & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]);
+        let orthogonal =
+            attacks::rook(sq, occupied) & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]);
+        knights | kings | white_pawns | black_pawns | diagonal | orthogonal
+    }
+
+    /// Whether `sq` is attacked by a piece of `by`, given the `occupied` squares.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let them = self.colors[by];
+        (attacks::knight(sq) & self.pieces[Piece::Knight] & them).is_nonempty()
+            || (attacks::pawn(!by, sq) & self.pieces[Piece::Pawn] & them).is_nonempty()
+            || (attacks::king(sq) & self.pieces[Piece::King] & them).is_nonempty()
+            || (attacks::bishop(sq, occupied) & self.diagonal_sliders(by)).is_nonempty()
+            || (attacks::rook(sq, occupied) & self.orthogonal_sliders(by)).is_nonempty()
+    }
+
+    /// The pieces of `by` that check the king of `!by`.
+    #[inline]
+    fn checkers_of(&self, by: Color) -> Bitboard {
+        let ksq = self.king_square(!by);
+        let occupied = self.occupied();
+        let them = self.colors[by];
+        ((attacks::knight(ksq) & self.pieces[Piece::Knight])
+            | (attacks::pawn(!by, ksq) & self.pieces[Piece::Pawn])
+            | (attacks::bishop(ksq, occupied)
+                & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]))
+            | (attacks::rook(ksq, occupied)
+                & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen])))
+            & them
+    }
+
+    /// Whether the en-passant square (if any) can be captured by a pawn of the side to move;
+    /// only then does it count in the Zobrist key (the Polyglot convention).
+    #[inline]
+    fn en_passant_is_capturable(&self) -> bool {
+        match self.en_passant {
+            Some(ep) => (attacks::pawn(!self.side_to_move, ep)
+                & self.pieces(self.side_to_move, Piece::Pawn))
+            .is_nonempty(),
+            None => false,
+        }
+    }
+
+    /// Whether `mv` is a legal move here (for moves from outside: the TT, killers, UCI text).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let mut list = crate::movegen::MoveList::new();
+        crate::movegen::generate_legal(self, &mut list);
+        list.contains(&mv)
+    }
+
+    /// The position with colours swapped and the board flipped top to bottom: the same
+    /// position seen from the other side (used to test that evaluation is symmetric).
+    pub fn mirrored(&self) -> Position {
+        let mut pos = self.clone();
+        for piece in Piece::ALL {
+            pos.pieces[piece] = self.pieces[piece].flip_ranks();
+        }
+        pos.colors = [
+            self.colors[Color::Black].flip_ranks(),
+            self.colors[Color::White].flip_ranks(),
+        ];
+        for sq in Square::ALL {
+            pos.board[sq] = self.board[sq.flip_rank()];
+        }
+        pos.side_to_move = !self.side_to_move;
+        pos.castling = CastlingRights::NONE;
+        for color in Color::ALL {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castling_rook(color, side) {
+                    pos.castling = pos.castling.with(!color, side);
+                    pos.castling_rooks[!color][side as usize] = rook.flip_rank();
+                }
+            }
+        }
+        pos.en_passant = self.en_passant.map(Square::flip_rank);
+        pos.key = pos.compute_key();
+        pos.checkers = pos.checkers_of(!pos.side_to_move);
+        pos
+    }
+
+    /// The home rank of `color`'s pieces.
+    #[inline(always)]
+    pub(crate) fn back_rank(color: Color) -> Rank {
+        match color {
+            Color::White => Rank::First,
+            Color::Black => Rank::Eighth,
+        }
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// The board (eighth rank first), then the FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in Rank::ALL.iter().rev() {
+            write!(f, " {} ", rank.to_char())?;
+            for file in File::ALL {
+                let sq = Square::new(file, *rank);
+                let c = match (self.piece_on(sq), self.color_on(sq)) {
+                    (Some(p), Some(c)) => p.to_fen_char(c),
+                    _ => '.',
+                };
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "    a b c d e f g h")?;
+        write!(f, "Fen: {}", self.to_fen())
+    }
+}
