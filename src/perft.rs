@@ -2,8 +2,8 @@
 //! counting (what search pays for), divide, and a parallel perft that splits the first two
 //! plies over a `WorkerPool`.
 
-use crate::movegen::{count_legal, generate_legal, MoveList};
-use crate::position::Position;
+use crate::movegen::{count_legal, generate, generate_legal, AllMoves, MoveList, MoveSink};
+use crate::position::{CheckInfo, Position};
 use crate::threads::WorkerPool;
 use crate::types::Move;
 use rayon::prelude::*;
@@ -14,12 +14,32 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 => count_legal(pos),
         _ => {
-            let mut list = MoveList::new();
-            generate_legal(pos, &mut list);
-            list.iter()
-                .map(|&mv| perft(&pos.after(mv), depth - 1))
-                .sum()
+            let mut visitor = ChildVisitor {
+                parent: pos,
+                info: pos.check_info(),
+                depth: depth - 1,
+                nodes: 0,
+            };
+            generate::<AllMoves, _>(pos, &mut visitor);
+            visitor.nodes
         }
+    }
+}
+
+/// Makes each move as the generator hands it over and counts below it: no move list.
+struct ChildVisitor<'a> {
+    parent: &'a Position,
+    info: CheckInfo,
+    depth: u32,
+    nodes: u64,
+}
+
+impl MoveSink for ChildVisitor<'_> {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        let mut child = self.parent.clone();
+        child.make_move_with(mv, &self.info);
+        self.nodes += perft(&child, self.depth);
     }
 }
 

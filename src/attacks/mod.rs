@@ -26,7 +26,9 @@ impl SliderEntry {
     #[inline(always)]
     fn index(&self, occupied: Bitboard) -> usize {
         #[cfg(springer_pext)]
-        let local = std::arch::x86_64::_pext_u64(occupied.0, self.mask) as usize;
+        // SAFETY: `springer_pext` is set by build.rs only when the build's target features
+        // include bmi2, so every CPU this binary may run on has the PEXT instruction.
+        let local = unsafe { std::arch::x86_64::_pext_u64(occupied.0, self.mask) } as usize;
         #[cfg(not(springer_pext))]
         let local = ((occupied.0 & self.mask).wrapping_mul(self.magic) >> self.shift) as usize;
         self.offset + local

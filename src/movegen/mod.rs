@@ -11,17 +11,42 @@ use crate::attacks;
 use crate::position::{CastleSide, Position};
 use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Rank, Square};
 
-/// Receives the generated moves in batches.
+/// Receives the generated moves. Generation hands over batches; the default batch methods
+/// expand them into single moves for `push`, and a sink that only counts overrides them.
 pub trait MoveSink {
+    /// Receives one legal move.
+    fn push(&mut self, mv: Move);
+
     /// The piece on `from` moves to each square of `quiets` (empty squares) and `captures`.
-    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard);
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard) {
+        for to in quiets {
+            self.push(Move::new(from, to, MoveKind::QUIET));
+        }
+        for to in captures {
+            self.push(Move::new(from, to, MoveKind::CAPTURE));
+        }
+    }
+
     /// A pawn moves to each square of `targets` from the square `shift` below it
     /// (`from = to - shift`), as moves of `kind`.
-    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind);
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
+        for to in targets {
+            self.push(Move::new(pawn_origin(to, shift), to, kind));
+        }
+    }
+
     /// Like `pawn_moves`, for promotions: four moves (queen, knight, rook, bishop) per target.
-    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool);
-    /// A single move (castling or en passant).
-    fn special(&mut self, mv: Move);
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool) {
+        for to in targets {
+            let from = pawn_origin(to, shift);
+            for piece in Piece::PROMOTIONS {
+                self.push(Move::new(from, to, MoveKind::promotion(piece, capture)));
+            }
+        }
+    }
 }
 
 /// Which moves to generate.
@@ -80,6 +105,11 @@ struct MoveCounter(u64);
 
 impl MoveSink for MoveCounter {
     #[inline(always)]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
     fn piece_moves(&mut self, _from: Square, quiets: Bitboard, captures: Bitboard) {
         self.0 += u64::from(quiets.count() + captures.count());
     }
@@ -93,50 +123,18 @@ impl MoveSink for MoveCounter {
     fn promotions(&mut self, targets: Bitboard, _shift: i8, _capture: bool) {
         self.0 += 4 * u64::from(targets.count());
     }
-
-    #[inline(always)]
-    fn special(&mut self, _mv: Move) {
-        self.0 += 1;
-    }
 }
 
 /// The origin of a pawn move that reached `to` by `shift`.
 #[inline(always)]
-pub(crate) fn pawn_origin(to: Square, shift: i8) -> Square {
+fn pawn_origin(to: Square, shift: i8) -> Square {
     Square::from_index((to as i8 - shift) as u8)
 }
 
 impl MoveSink for MoveList {
     #[inline(always)]
-    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard) {
-        for to in quiets {
-            self.push(Move::new(from, to, MoveKind::QUIET));
-        }
-        for to in captures {
-            self.push(Move::new(from, to, MoveKind::CAPTURE));
-        }
-    }
-
-    #[inline(always)]
-    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
-        for to in targets {
-            self.push(Move::new(pawn_origin(to, shift), to, kind));
-        }
-    }
-
-    #[inline(always)]
-    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool) {
-        for to in targets {
-            let from = pawn_origin(to, shift);
-            for piece in Piece::PROMOTIONS {
-                self.push(Move::new(from, to, MoveKind::promotion(piece, capture)));
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn special(&mut self, mv: Move) {
-        self.push(mv);
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
     }
 }
 
@@ -167,22 +165,17 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     let checkers = pos.checkers();
 
     // King moves: onto squares the enemy does not attack once the king has left its square
-    // (so a king cannot step back along the line of a checking slider).
-    let danger = pos.attacks_of(them, occupied.without(ksq));
-    let king_targets = attacks::king(ksq) & !ours & !danger;
-    sink.piece_moves(
-        ksq,
-        if G::QUIET {
-            king_targets & !theirs
-        } else {
-            Bitboard::EMPTY
-        },
-        if G::NOISY {
-            king_targets & theirs
-        } else {
-            Bitboard::EMPTY
-        },
-    );
+    // (so a king cannot step back along the line of a checking slider). The few candidate
+    // squares are tested one by one, which is cheaper than every enemy attack.
+    let mut king_targets = attacks::king(ksq) & !ours;
+    if !G::QUIET {
+        king_targets &= theirs;
+    }
+    if !G::NOISY {
+        king_targets &= !theirs;
+    }
+    let safe = safe_king_targets(pos, them, ksq, king_targets, occupied.without(ksq));
+    sink.piece_moves(ksq, safe & !theirs, safe & theirs);
     if checkers.has_more_than_one() {
         return; // double check: only the king may move
     }
@@ -229,8 +222,8 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     if G::QUIET && checkers.is_empty() && pos.castling_rights().has_any(us) {
         for side in CastleSide::ALL {
             if let Some(rook) = pos.castling_rook(us, side) {
-                if castling_is_legal(pos, us, ksq, rook, side, occupied, danger) {
-                    sink.special(Move::new(ksq, rook, MoveKind::CASTLE));
+                if castling_is_legal(pos, us, ksq, rook, side, occupied) {
+                    sink.push(Move::new(ksq, rook, MoveKind::CASTLE));
                 }
             }
         }
@@ -318,9 +311,30 @@ fn generate_en_passant<S: MoveSink, const WHITE: bool>(
         let exposed = (attacks::rook(ksq, occupied) & pos.orthogonal_sliders(them))
             | (attacks::bishop(ksq, occupied) & pos.diagonal_sliders(them));
         if exposed.is_empty() {
-            sink.special(Move::new(from, ep, MoveKind::EN_PASSANT));
+            sink.push(Move::new(from, ep, MoveKind::EN_PASSANT));
         }
     }
+}
+
+/// The squares of `targets` that `them` does not attack once the king has left `occupied`.
+/// Testing each square costs about two slider lookups; the full attack map costs one per enemy
+/// slider line (a queen counts twice), so whichever is cheaper here is used.
+#[inline(always)]
+fn safe_king_targets(
+    pos: &Position,
+    them: Color,
+    ksq: Square,
+    targets: Bitboard,
+    without_king: Bitboard,
+) -> Bitboard {
+    debug_assert!(!without_king.contains(ksq));
+    let map_cost = pos.diagonal_sliders(them).count() + pos.orthogonal_sliders(them).count();
+    if 2 * targets.count() >= map_cost {
+        return targets & !pos.attacks_of(them, without_king);
+    }
+    targets
+        .filter(|&to| !pos.is_attacked(to, them, without_king))
+        .collect()
 }
 
 /// Castling on `side` with the rook on `rook`: every square the king and rook cross or land on
@@ -334,7 +348,6 @@ fn castling_is_legal(
     rook: Square,
     side: CastleSide,
     occupied: Bitboard,
-    danger: Bitboard,
 ) -> bool {
     let rank = ksq.rank();
     let (king_file, rook_file) = side.destination_files();
@@ -344,7 +357,11 @@ fn castling_is_legal(
     let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
         .without(ksq)
         .without(rook);
-    if (occupied & must_be_empty).is_nonempty() || (danger & king_path).is_nonempty() {
+    if (occupied & must_be_empty).is_nonempty()
+        || king_path
+            .into_iter()
+            .any(|sq| pos.is_attacked(sq, !us, occupied))
+    {
         return false;
     }
     let without_pair = occupied.without(ksq).without(rook);

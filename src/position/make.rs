@@ -4,7 +4,21 @@
 
 use super::zobrist::{castling_key, en_passant_key, piece_key, SIDE_KEY};
 use super::{CastleSide, Position};
-use crate::types::{Bitboard, Color, Move, Piece, Square};
+use crate::attacks;
+use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Square};
+
+/// What the side to move needs, computed once per position, to tell which of its moves give
+/// check without a slider lookup per move.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    /// For each piece kind, the squares from which it would attack the enemy king (empty for
+    /// the king, which never gives check itself).
+    check_squares: [Bitboard; 6],
+    /// The mover's pieces that alone block one of its sliders from the enemy king: moving one
+    /// off that line uncovers a check.
+    discoverers: Bitboard,
+    their_king: Square,
+}
 
 impl Position {
     #[inline(always)]
@@ -35,10 +49,63 @@ impl Position {
         self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
     }
 
+    /// The check information for the side to move; see `make_move_with`.
+    #[inline]
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side_to_move;
+        let their_king = self.king_square(!us);
+        let occupied = self.occupied();
+        let diagonal = attacks::bishop(their_king, occupied);
+        let orthogonal = attacks::rook(their_king, occupied);
+        let mut discoverers = Bitboard::EMPTY;
+        let snipers = (attacks::bishop(their_king, Bitboard::EMPTY) & self.diagonal_sliders(us))
+            | (attacks::rook(their_king, Bitboard::EMPTY) & self.orthogonal_sliders(us));
+        for sniper in snipers {
+            let blockers = attacks::between(their_king, sniper) & occupied;
+            if blockers.single().is_some() {
+                discoverers |= blockers & self.colors[us];
+            }
+        }
+        CheckInfo {
+            check_squares: [
+                attacks::pawn(!us, their_king),
+                attacks::knight(their_king),
+                diagonal,
+                orthogonal,
+                diagonal | orthogonal,
+                Bitboard::EMPTY,
+            ],
+            discoverers,
+            their_king,
+        }
+    }
+
+    /// Whether `mv` (legal here) gives check; `info` is this position's `check_info()`.
+    #[inline]
+    pub fn gives_check(&self, mv: Move, info: &CheckInfo) -> bool {
+        if mv.is_castle() || mv.is_en_passant() || mv.is_promotion() {
+            return self.after(mv).is_check();
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.board[from] else {
+            return false;
+        };
+        info.check_squares[piece].contains(to)
+            || (info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king))
+    }
+
     /// Plays `mv`, which must be legal in this position (from the move generator, or checked
     /// with `is_legal`).
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
+        let info = self.check_info();
+        self.make_move_with(mv, &info);
+    }
+
+    /// Plays `mv` (legal here) using this position's `check_info()`, computed once for all the
+    /// moves of a position: the new checkers then cost a few bit tests instead of lookups.
+    #[inline(always)]
+    pub fn make_move_with(&mut self, mv: Move, info: &CheckInfo) {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
@@ -56,6 +123,10 @@ impl Position {
         self.en_passant = None;
         self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         let rights_before = self.castling;
+        let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
+        // Only moves of kings and rooks, or captures of rooks, can change castling rights.
+        let rights_may_change = rights_before.bits() != 0
+            && (touched & (self.pieces[Piece::Rook] | self.pieces[Piece::King])).is_nonempty();
 
         if mv.is_castle() {
             let side = if to > from {
@@ -92,7 +163,7 @@ impl Position {
             }
         }
 
-        if rights_before.bits() != 0 {
+        if rights_may_change {
             self.castling = self.rights_after(
                 rights_before,
                 piece,
@@ -108,14 +179,25 @@ impl Position {
         }
         self.side_to_move = them;
         self.key ^= SIDE_KEY;
-        if mv.kind() == crate::types::MoveKind::DOUBLE_PUSH {
+        if mv.kind() == MoveKind::DOUBLE_PUSH {
             let ep = from.forward(us.is_white());
             self.en_passant = Some(ep);
             if self.en_passant_is_capturable() {
                 self.key ^= en_passant_key(ep.file());
             }
         }
-        self.checkers = self.checkers_of(us);
+        // Castling, en passant and promotions change lines the check info did not foresee, and
+        // a discovered check needs the sliders' lines recomputed.
+        let special = mv.is_castle() || mv.is_en_passant() || mv.is_promotion();
+        let uncovers = info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
+        self.checkers = if special || uncovers {
+            self.checkers_of(us)
+        } else if info.check_squares[piece].contains(to) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        debug_assert_eq!(self.checkers, self.checkers_of(us), "checkers after {mv:?}");
         debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
     }
 

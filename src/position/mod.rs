@@ -9,6 +9,7 @@ mod masks;
 pub mod zobrist;
 
 pub use fen::FenError;
+pub use make::CheckInfo;
 pub use masks::PinRays;
 
 use crate::attacks;

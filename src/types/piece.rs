@@ -39,7 +39,14 @@ impl Piece {
     /// The kind with index `i`; `i` must be below 6.
     #[inline]
     pub const fn from_index(i: u8) -> Piece {
-        Self::ALL[i as usize % 6]
+        match i {
+            0 => Piece::Pawn,
+            1 => Piece::Knight,
+            2 => Piece::Bishop,
+            3 => Piece::Rook,
+            4 => Piece::Queen,
+            _ => Piece::King,
+        }
     }
 
     /// The lowercase letter: `p n b r q k`.

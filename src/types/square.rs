@@ -64,7 +64,16 @@ impl File {
     /// The file with index `i` (0 = A); `i` must be below 8.
     #[inline]
     pub const fn from_index(i: u8) -> File {
-        Self::ALL[(i & 7) as usize]
+        match i & 7 {
+            0 => File::A,
+            1 => File::B,
+            2 => File::C,
+            3 => File::D,
+            4 => File::E,
+            5 => File::F,
+            6 => File::G,
+            _ => File::H,
+        }
     }
 
     /// Index 0 (A) to 7 (H).
@@ -102,7 +111,16 @@ impl Rank {
     /// The rank with index `i` (0 = first); `i` must be below 8.
     #[inline]
     pub const fn from_index(i: u8) -> Rank {
-        Self::ALL[(i & 7) as usize]
+        match i & 7 {
+            0 => Rank::First,
+            1 => Rank::Second,
+            2 => Rank::Third,
+            3 => Rank::Fourth,
+            4 => Rank::Fifth,
+            5 => Rank::Sixth,
+            6 => Rank::Seventh,
+            _ => Rank::Eighth,
+        }
     }
 
     /// Index 0 (first rank) to 7 (eighth).
@@ -147,7 +165,73 @@ impl Square {
     #[inline(always)]
     pub const fn from_index(i: u8) -> Square {
         debug_assert!(i < 64);
-        Self::ALL[(i & 63) as usize]
+        // A match in square order compiles to the identity (a table lookup would cost a load).
+        match i & 63 {
+            0 => Square::A1,
+            1 => Square::B1,
+            2 => Square::C1,
+            3 => Square::D1,
+            4 => Square::E1,
+            5 => Square::F1,
+            6 => Square::G1,
+            7 => Square::H1,
+            8 => Square::A2,
+            9 => Square::B2,
+            10 => Square::C2,
+            11 => Square::D2,
+            12 => Square::E2,
+            13 => Square::F2,
+            14 => Square::G2,
+            15 => Square::H2,
+            16 => Square::A3,
+            17 => Square::B3,
+            18 => Square::C3,
+            19 => Square::D3,
+            20 => Square::E3,
+            21 => Square::F3,
+            22 => Square::G3,
+            23 => Square::H3,
+            24 => Square::A4,
+            25 => Square::B4,
+            26 => Square::C4,
+            27 => Square::D4,
+            28 => Square::E4,
+            29 => Square::F4,
+            30 => Square::G4,
+            31 => Square::H4,
+            32 => Square::A5,
+            33 => Square::B5,
+            34 => Square::C5,
+            35 => Square::D5,
+            36 => Square::E5,
+            37 => Square::F5,
+            38 => Square::G5,
+            39 => Square::H5,
+            40 => Square::A6,
+            41 => Square::B6,
+            42 => Square::C6,
+            43 => Square::D6,
+            44 => Square::E6,
+            45 => Square::F6,
+            46 => Square::G6,
+            47 => Square::H6,
+            48 => Square::A7,
+            49 => Square::B7,
+            50 => Square::C7,
+            51 => Square::D7,
+            52 => Square::E7,
+            53 => Square::F7,
+            54 => Square::G7,
+            55 => Square::H7,
+            56 => Square::A8,
+            57 => Square::B8,
+            58 => Square::C8,
+            59 => Square::D8,
+            60 => Square::E8,
+            61 => Square::F8,
+            62 => Square::G8,
+            _ => Square::H8,
+        }
     }
 
     /// The square on `file` and `rank`.
