@@ -53,16 +53,28 @@ pub fn pawn(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKS[color][sq])
 }
 
+/// The attacks stored for `entry` and `occupied`.
+#[inline(always)]
+fn slider(entry: &SliderEntry, occupied: Bitboard) -> Bitboard {
+    let idx = entry.index(occupied);
+    debug_assert!(idx < SLIDER_ATTACKS.len());
+    // SAFETY: table generation gives each square `1 << mask.count_ones()` slots from its offset,
+    // and both index forms stay below that: PEXT yields at most `mask.count_ones()` bits, and a
+    // magic product shifted right by `64 - mask.count_ones()` does too. The last square's slots
+    // end at the table's length; `tests::all_slider_indices_in_bounds` re-checks every subset.
+    Bitboard(unsafe { *SLIDER_ATTACKS.get_unchecked(idx) })
+}
+
 /// Squares a rook on `sq` attacks, given the `occupied` squares.
 #[inline(always)]
 pub fn rook(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(SLIDER_ATTACKS[ROOK_ENTRIES[sq].index(occupied)])
+    slider(&ROOK_ENTRIES[sq], occupied)
 }
 
 /// Squares a bishop on `sq` attacks, given the `occupied` squares.
 #[inline(always)]
 pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(SLIDER_ATTACKS[BISHOP_ENTRIES[sq].index(occupied)])
+    slider(&BISHOP_ENTRIES[sq], occupied)
 }
 
 /// Squares a queen on `sq` attacks, given the `occupied` squares.

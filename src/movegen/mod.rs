@@ -349,6 +349,10 @@ fn castling_is_legal(
     side: CastleSide,
     occupied: Bitboard,
 ) -> bool {
+    // Quick reject: the squares between king and rook always lie on the two paths.
+    if (attacks::between(ksq, rook) & occupied).is_nonempty() {
+        return false;
+    }
     let rank = ksq.rank();
     let (king_file, rook_file) = side.destination_files();
     let king_to = Square::new(king_file, rank);

@@ -98,7 +98,6 @@ impl Position {
         Position {
             pieces: [Bitboard::EMPTY; 6],
             colors: [Bitboard::EMPTY; 2],
-            board: [None; 64],
             side_to_move: Color::White,
             castling: CastlingRights::NONE,
             castling_rooks: [[Square::H1, Square::A1], [Square::H8, Square::A8]],
@@ -150,7 +149,6 @@ impl Position {
                     let bb = Bitboard::from_square(sq);
                     self.pieces[piece] |= bb;
                     self.colors[color] |= bb;
-                    self.board[sq] = Some(piece);
                     file += 1;
                 }
                 if file > 8 {

@@ -26,7 +26,6 @@ impl Position {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece] |= bb;
         self.colors[color] |= bb;
-        self.board[sq] = Some(piece);
         self.key ^= piece_key(color, piece, sq);
     }
 
@@ -35,7 +34,6 @@ impl Position {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece] ^= bb;
         self.colors[color] ^= bb;
-        self.board[sq] = None;
         self.key ^= piece_key(color, piece, sq);
     }
 
@@ -44,8 +42,6 @@ impl Position {
         let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.pieces[piece] ^= bb;
         self.colors[color] ^= bb;
-        self.board[from] = None;
-        self.board[to] = Some(piece);
         self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
     }
 
@@ -87,7 +83,7 @@ impl Position {
             return self.after(mv).is_check();
         }
         let (from, to) = (mv.from(), mv.to());
-        let Some(piece) = self.board[from] else {
+        let Some(piece) = self.piece_on(from) else {
             return false;
         };
         info.check_squares[piece].contains(to)
@@ -109,7 +105,7 @@ impl Position {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let Some(piece) = self.board[from] else {
+        let Some(piece) = self.piece_on(from) else {
             debug_assert!(false, "no piece on {from} for {mv:?} in {}", self.to_fen());
             return;
         };
@@ -148,7 +144,7 @@ impl Position {
                 } else {
                     to
                 };
-                if let Some(captured) = self.board[captured_sq] {
+                if let Some(captured) = self.piece_on(captured_sq) {
                     self.remove_piece(them, captured, captured_sq);
                 }
                 self.halfmove_clock = 0;
@@ -189,7 +185,8 @@ impl Position {
         // Castling, en passant and promotions change lines the check info did not foresee, and
         // a discovered check needs the sliders' lines recomputed.
         let special = mv.is_castle() || mv.is_en_passant() || mv.is_promotion();
-        let uncovers = info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
+        let uncovers =
+            info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
         self.checkers = if special || uncovers {
             self.checkers_of(us)
         } else if info.check_squares[piece].contains(to) {
