@@ -10,11 +10,22 @@ use rayon::prelude::*;
 
 /// The number of leaves `depth` plies below `pos`, counting the last ply by popcount.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    count_leaves::<true>(pos, depth)
+}
+
+/// Like `perft`, but makes every leaf move instead of counting the last ply (what a search
+/// pays per node).
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    count_leaves::<false>(pos, depth)
+}
+
+#[inline(always)]
+fn count_leaves<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => count_legal(pos),
+        1 if BULK => count_legal(pos),
         _ => {
-            let mut visitor = ChildVisitor {
+            let mut visitor = ChildVisitor::<BULK> {
                 parent: pos,
                 info: pos.check_info(),
                 depth: depth - 1,
@@ -27,32 +38,20 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 /// Makes each move as the generator hands it over and counts below it: no move list.
-struct ChildVisitor<'a> {
+struct ChildVisitor<'a, const BULK: bool> {
     parent: &'a Position,
     info: CheckInfo,
     depth: u32,
     nodes: u64,
 }
 
-impl MoveSink for ChildVisitor<'_> {
+impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
         let mut child = self.parent.clone();
         child.make_move_with(mv, &self.info);
-        self.nodes += perft(&child, self.depth);
+        self.nodes += count_leaves::<BULK>(&child, self.depth);
     }
-}
-
-/// Like `perft`, but makes every leaf move instead of counting the last ply.
-pub fn perft_full(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    list.iter()
-        .map(|&mv| perft_full(&pos.after(mv), depth - 1))
-        .sum()
 }
 
 /// Each legal move with the perft count below it (`depth - 1` plies), in generation order.

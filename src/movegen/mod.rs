@@ -164,9 +164,10 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
 
-    // King moves: onto squares the enemy does not attack once the king has left its square
-    // (so a king cannot step back along the line of a checking slider). The few candidate
-    // squares are tested one by one, which is cheaper than every enemy attack.
+    // King moves and castling need the squares the enemy attacks once the king has left its
+    // square (so the king cannot step back along a checking slider's line). Testing a few
+    // squares one by one is cheaper than the full attack map, unless castling needs it too.
+    let without_king = occupied.without(ksq);
     let mut king_targets = attacks::king(ksq) & !ours;
     if !G::QUIET {
         king_targets &= theirs;
@@ -174,7 +175,29 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     if !G::NOISY {
         king_targets &= !theirs;
     }
-    let safe = safe_king_targets(pos, them, ksq, king_targets, occupied.without(ksq));
+    let mut castling = [None; 2];
+    if G::QUIET && checkers.is_empty() && pos.castling_rights().has_any(us) {
+        for side in CastleSide::ALL {
+            // Quick reject: the squares between king and rook always lie on the two paths.
+            castling[side as usize] = pos
+                .castling_rook(us, side)
+                .filter(|&rook| (attacks::between(ksq, rook) & occupied).is_empty());
+        }
+    }
+    // The map costs one lookup per enemy slider line (a queen counts twice), a square about two.
+    let map_cost = pos.diagonal_sliders(them).count() + pos.orthogonal_sliders(them).count();
+    let danger = if castling.iter().any(Option::is_some) || 2 * king_targets.count() >= map_cost {
+        pos.attacks_of(them, without_king)
+    } else {
+        let mut attacked = Bitboard::EMPTY;
+        for to in king_targets {
+            if pos.is_attacked(to, them, without_king) {
+                attacked = attacked.with(to);
+            }
+        }
+        attacked
+    };
+    let safe = king_targets & !danger;
     sink.piece_moves(ksq, safe & !theirs, safe & theirs);
     if checkers.has_more_than_one() {
         return; // double check: only the king may move
@@ -219,12 +242,10 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
 
     generate_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins.orthogonal, pins.diagonal);
 
-    if G::QUIET && checkers.is_empty() && pos.castling_rights().has_any(us) {
-        for side in CastleSide::ALL {
-            if let Some(rook) = pos.castling_rook(us, side) {
-                if castling_is_legal(pos, us, ksq, rook, side, occupied) {
-                    sink.push(Move::new(ksq, rook, MoveKind::CASTLE));
-                }
+    for (side, rook) in CastleSide::ALL.into_iter().zip(castling) {
+        if let Some(rook) = rook {
+            if castling_is_legal(pos, us, ksq, rook, side, occupied, danger) {
+                sink.push(Move::new(ksq, rook, MoveKind::CASTLE));
             }
         }
     }
@@ -316,30 +337,10 @@ fn generate_en_passant<S: MoveSink, const WHITE: bool>(
     }
 }
 
-/// The squares of `targets` that `them` does not attack once the king has left `occupied`.
-/// Testing each square costs about two slider lookups; the full attack map costs one per enemy
-/// slider line (a queen counts twice), so whichever is cheaper here is used.
-#[inline(always)]
-fn safe_king_targets(
-    pos: &Position,
-    them: Color,
-    ksq: Square,
-    targets: Bitboard,
-    without_king: Bitboard,
-) -> Bitboard {
-    debug_assert!(!without_king.contains(ksq));
-    let map_cost = pos.diagonal_sliders(them).count() + pos.orthogonal_sliders(them).count();
-    if 2 * targets.count() >= map_cost {
-        return targets & !pos.attacks_of(them, without_king);
-    }
-    targets
-        .filter(|&to| !pos.is_attacked(to, them, without_king))
-        .collect()
-}
-
-/// Castling on `side` with the rook on `rook`: every square the king and rook cross or land on
-/// is empty (but for the two of them), no square the king passes or lands on is attacked, and
-/// the rook was not shielding the king's destination along the back rank (a Chess960 case).
+/// Castling on `side` with the rook on `rook` (nothing stands between them): every square the
+/// king and rook cross or land on is empty (but for the two of them), no square the king
+/// passes or lands on is in `danger`, and the rook was not shielding the king's destination
+/// from a rook or queen on the back rank (a Chess960 case).
 #[inline]
 fn castling_is_legal(
     pos: &Position,
@@ -348,11 +349,8 @@ fn castling_is_legal(
     rook: Square,
     side: CastleSide,
     occupied: Bitboard,
+    danger: Bitboard,
 ) -> bool {
-    // Quick reject: the squares between king and rook always lie on the two paths.
-    if (attacks::between(ksq, rook) & occupied).is_nonempty() {
-        return false;
-    }
     let rank = ksq.rank();
     let (king_file, rook_file) = side.destination_files();
     let king_to = Square::new(king_file, rank);
@@ -361,15 +359,12 @@ fn castling_is_legal(
     let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
         .without(ksq)
         .without(rook);
-    if (occupied & must_be_empty).is_nonempty()
-        || king_path
-            .into_iter()
-            .any(|sq| pos.is_attacked(sq, !us, occupied))
-    {
+    if (occupied & must_be_empty).is_nonempty() || (danger & king_path).is_nonempty() {
         return false;
     }
-    let without_pair = occupied.without(ksq).without(rook);
-    (attacks::rook(king_to, without_pair) & pos.orthogonal_sliders(!us)).is_empty()
+    let rank_sliders = pos.orthogonal_sliders(!us) & Bitboard::rank(rank);
+    rank_sliders.is_empty()
+        || (attacks::rook(king_to, occupied.without(ksq).without(rook)) & rank_sliders).is_empty()
 }
 
 #[cfg(test)]
