@@ -1,0 +1,76 @@
+//! Every perft suite position to the depths CI affords (leaf counts up to a few million), split
+//! perft equal to serial perft, and on failure the divide of the failing position.
+
+use springer::perft::{divide, parse_suite, perft, perft_full, perft_parallel, PerftCase};
+use springer::position::Position;
+use springer::threads::WorkerPool;
+
+/// Depths whose expected count is at most this are checked here (nearly all of them in release,
+/// where the suites take seconds); the few deeper ones run through `springer perft-suite`.
+/// Debug builds check every make against a from-scratch key, so they stop far earlier.
+const MAX_NODES: u64 = if cfg!(debug_assertions) {
+    200_000
+} else {
+    200_000_000
+};
+
+fn suite(name: &str) -> Vec<PerftCase> {
+    let path = format!("{}/perft-suites/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn check_suite(name: &str) {
+    let cases = suite(name);
+    assert!(!cases.is_empty());
+    let pool = WorkerPool::new(2).expect("two worker threads");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let pos = Position::from_fen(&case.fen)
+            .unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
+        for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= MAX_NODES) {
+            let got = perft_parallel(&pos, depth, &pool);
+            if got != expected {
+                let detail: Vec<String> = divide(&pos, depth, &pool)
+                    .iter()
+                    .map(|(mv, n)| format!("{}: {n}", mv.to_uci(true)))
+                    .collect();
+                failures.push(format!("{name} line {} depth {depth}: expected {expected}, got {got}\n  {}\n  divide: {}", case.line, case.fen, detail.join(", ")));
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn standard_suite_matches() {
+    check_suite("standard.epd");
+}
+
+#[test]
+fn tricky_suite_matches() {
+    check_suite("tricky.epd");
+}
+
+#[test]
+fn chess960_suite_matches() {
+    check_suite("chess960.epd");
+}
+
+#[test]
+fn split_and_full_perft_equal_serial_perft() {
+    let pool = WorkerPool::new(2).expect("two worker threads");
+    for case in suite("standard.epd").iter().take(8) {
+        let pos = Position::from_fen(&case.fen).expect("suite FENs are valid");
+        let serial = perft(&pos, 4);
+        assert_eq!(perft_parallel(&pos, 4, &pool), serial, "{}", case.fen);
+        assert_eq!(perft_full(&pos, 3), perft(&pos, 3), "{}", case.fen);
+        assert_eq!(
+            divide(&pos, 4, &pool).iter().map(|(_, n)| n).sum::<u64>(),
+            serial,
+            "{}",
+            case.fen
+        );
+    }
+}
