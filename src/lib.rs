@@ -3,9 +3,13 @@
 
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
-pub mod attacks;
-pub mod movegen;
-pub mod perft;
-pub mod position;
-pub mod threads;
 pub mod types;
+pub mod attacks;
+pub mod position;
+pub mod movegen;
+pub mod threads;
+pub mod perft;
+pub mod eval;
+pub mod search;
+pub mod bench;
+pub mod uci;

@@ -40,6 +40,13 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Search the bench positions to a fixed depth (one thread, fresh table each); ends with
+    /// `Nodes searched: N` and `Nodes/second: M`.
+    Bench {
+        /// Depth per position.
+        #[arg(value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: Option<i32>,
+    },
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
     PerftSuite {
         /// The suite file.
@@ -60,8 +67,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            eprintln!("the UCI loop is not built yet; try `springer perft 6`");
-            ExitCode::from(EXIT_BAD_INPUT)
+            springer::uci::run();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Bench { depth }) => {
+            let mut out = std::io::stdout().lock();
+            match springer::bench::run(depth.unwrap_or(springer::bench::DEFAULT_DEPTH), &mut out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => bad_input(format!("cannot write the bench output: {e}")),
+            }
         }
         Some(Command::Perft {
             depth,

@@ -337,6 +337,107 @@ fn generate_en_passant<S: MoveSink, const WHITE: bool>(
     }
 }
 
+/// Whether `mv` is legal in `pos`, without generating every move: for moves that come from
+/// elsewhere (the transposition table, killers, counter moves, UCI text).
+pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let (from, to) = (mv.from(), mv.to());
+    if mv.is_null() || !pos.color(us).contains(from) {
+        return false;
+    }
+    let Some(piece) = pos.piece_on(from) else {
+        return false;
+    };
+    let occupied = pos.occupied();
+    let ksq = pos.king_square(us);
+    if mv.is_castle() {
+        let side = if to > from {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        };
+        return piece == Piece::King
+            && pos.castling_rook(us, side) == Some(to)
+            && !pos.is_check()
+            && (attacks::between(ksq, to) & occupied).is_empty()
+            && castling_is_legal(
+                pos,
+                us,
+                ksq,
+                to,
+                side,
+                occupied,
+                pos.attacks_of(them, occupied.without(ksq)),
+            );
+    }
+    if mv.is_en_passant() {
+        // Rare: let the generator decide (it handles the pins that en passant can expose).
+        let mut list = MoveList::new();
+        generate::<NoisyMoves, _>(pos, &mut list);
+        return list.contains(&mv);
+    }
+    if pos.color(us).contains(to) || mv.is_capture() != pos.color(them).contains(to) {
+        return false;
+    }
+    // Only pawns double-push or promote; every other piece moves plainly (kinds 3, 6 and 7
+    // are never generated).
+    let plain = mv.kind() == MoveKind::QUIET || mv.kind() == MoveKind::CAPTURE;
+    let pawn_only = mv.kind() == MoveKind::DOUBLE_PUSH || mv.is_promotion();
+    if !(plain || (pawn_only && piece == Piece::Pawn)) {
+        return false;
+    }
+    let last_rank = if us.is_white() {
+        Bitboard::RANK_8
+    } else {
+        Bitboard::RANK_1
+    };
+    let reaches = match piece {
+        Piece::Pawn => {
+            if mv.is_promotion() != last_rank.contains(to) {
+                return false;
+            }
+            let one_step = from.offset(0, if us.is_white() { 1 } else { -1 });
+            if mv.is_capture() {
+                attacks::pawn(us, from).contains(to)
+            } else if mv.kind() == MoveKind::DOUBLE_PUSH {
+                let start_rank = if us.is_white() {
+                    Rank::Second
+                } else {
+                    Rank::Seventh
+                };
+                from.rank() == start_rank
+                    && one_step.is_some_and(|step| {
+                        !occupied.contains(step) && step.forward(us.is_white()) == to
+                    })
+                    && !occupied.contains(to)
+            } else {
+                one_step == Some(to) && !occupied.contains(to)
+            }
+        }
+        Piece::Knight => attacks::knight(from).contains(to),
+        Piece::Bishop => attacks::bishop(from, occupied).contains(to),
+        Piece::Rook => attacks::rook(from, occupied).contains(to),
+        Piece::Queen => attacks::queen(from, occupied).contains(to),
+        Piece::King => attacks::king(from).contains(to),
+    };
+    if !reaches {
+        return false;
+    }
+    if piece == Piece::King {
+        return !pos.is_attacked(to, them, occupied.without(from));
+    }
+    // Any other move is legal when our king is not attacked afterwards (the captured piece
+    // attacks nothing any more).
+    let after = occupied.without(from).with(to);
+    let remaining = pos.color(them).without(to);
+    let sliders = (attacks::rook(ksq, after) & pos.orthogonal_sliders(them))
+        | (attacks::bishop(ksq, after) & pos.diagonal_sliders(them));
+    let leapers = (attacks::knight(ksq) & pos.pieces_of_kind(Piece::Knight))
+        | (attacks::pawn(us, ksq) & pos.pieces_of_kind(Piece::Pawn));
+    ((sliders | leapers) & remaining).is_empty()
+}
+
 /// Castling on `side` with the rook on `rook` (nothing stands between them): every square the
 /// king and rook cross or land on is empty (but for the two of them), no square the king
 /// passes or lands on is in `danger`, and the rook was not shielding the king's destination
@@ -434,6 +535,50 @@ mod tests {
         let pos = Position::from_fen("7k/8/8/8/8/8/8/qRK5 w B - 0 1")
             .unwrap_or_else(|e| unreachable!("{e}"));
         assert!(!pos.is_legal(Move::new(Square::C1, Square::B1, MoveKind::CASTLE)));
+    }
+
+    #[test]
+    fn is_legal_move_agrees_with_generation() {
+        let mut state = 0xfeed_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for fen in [
+            crate::position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ] {
+            let mut pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let mut previous = MoveList::new();
+            for _ in 0..200 {
+                let mut list = MoveList::new();
+                generate_legal(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                // Every legal move, the last position's moves, and random encodings.
+                let randoms: Vec<Move> = (0..64).map(|_| Move::from_bits(next() as u16)).collect();
+                for &mv in list.iter().chain(previous.iter()).chain(randoms.iter()) {
+                    assert_eq!(
+                        is_legal_move(&pos, mv),
+                        list.contains(&mv),
+                        "{mv:?} in {}",
+                        pos.to_fen()
+                    );
+                    checked += 1;
+                }
+                let mv = list[(next() % list.len() as u64) as usize];
+                previous = list;
+                pos.make_move(mv);
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 
     #[test]

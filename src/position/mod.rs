@@ -294,9 +294,7 @@ impl Position {
 
     /// Whether `mv` is a legal move here (for moves from outside: the TT, killers, UCI text).
     pub fn is_legal(&self, mv: Move) -> bool {
-        let mut list = crate::movegen::MoveList::new();
-        crate::movegen::generate_legal(self, &mut list);
-        list.contains(&mv)
+        crate::movegen::is_legal_move(self, mv)
     }
 
     /// The position with colours swapped and the board flipped top to bottom: the same

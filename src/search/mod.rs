@@ -1,0 +1,376 @@
+//! The search driver: iterative deepening with aspiration windows over the alpha-beta worker,
+//! the stop/ponder controls shared with the engine loop, and per-iteration reports. A search
+//! always completes depth 1, so there is a legal best move however soon it is stopped.
+
+mod alphabeta;
+pub mod ordering;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use crate::movegen::{generate_legal, MoveList};
+use crate::position::Position;
+use crate::types::Move;
+use alphabeta::Worker;
+use ordering::Histories;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use time::{Limits, TimeManager};
+use tt::{TranspositionTable, MATE, MATE_BOUND};
+
+/// The deepest ply the search reaches (plies beyond are evaluated statically).
+pub const MAX_PLY: usize = 128;
+/// A score beyond every real score (and every mate).
+pub const INFINITY: i32 = 32_500;
+
+/// What the engine loop shares with a running search: the stop request, the ponder state and
+/// the node count of finished helper work.
+#[derive(Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl SearchControl {
+    /// A control for a search that starts pondering or not.
+    pub fn new(pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    /// Asks the search to stop as soon as it can.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was requested.
+    #[inline]
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: the search turns into a normal timed search.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the search is still pondering (no time limit applies).
+    #[inline]
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Nodes counted by finished work outside the main worker.
+    #[inline]
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// How a reported score relates to the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ScoreBound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least this (an aspiration fail high).
+    Lower,
+    /// The true score is at most this (an aspiration fail low).
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The iteration's depth.
+    pub depth: i32,
+    /// The deepest ply reached.
+    pub seldepth: usize,
+    /// The score from the side to move's point of view (mates beyond `MATE_BOUND`).
+    pub score: i32,
+    /// Exact, or a bound from an aspiration failure.
+    pub bound: ScoreBound,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Table usage in permille.
+    pub hashfull: usize,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play (`Move::NULL` when there is no legal move).
+    pub best_move: Move,
+    /// The expected reply, if known.
+    pub ponder_move: Move,
+    /// The score of the best move.
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// What a search needs besides the position and limits.
+pub struct SearchContext<'a> {
+    /// The shared transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Stop and ponder controls.
+    pub control: &'a SearchControl,
+    /// The thread's move-ordering statistics, kept between searches.
+    pub histories: &'a mut Histories,
+    /// Keys of the game's positions before the root (for repetition draws).
+    pub history: &'a [u64],
+    /// Milliseconds kept back for communication latency.
+    pub move_overhead_ms: u64,
+}
+
+/// A mate score in moves (positive: the side to move mates), if `score` is one.
+pub fn mate_in_moves(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score) / 2)
+    } else {
+        None
+    }
+}
+
+/// Searches `root` under `limits`, calling `report` after each iteration (and on aspiration
+/// failures), and returns the best move found.
+pub fn search(
+    root: &Position,
+    limits: &Limits,
+    context: SearchContext,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    let start = Instant::now();
+    let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, start);
+    let mut legal = MoveList::new();
+    generate_legal(root, &mut legal);
+    let filter: Vec<Move> = limits
+        .search_moves
+        .iter()
+        .copied()
+        .filter(|mv| legal.contains(mv))
+        .collect();
+    let candidates: Vec<Move> = if filter.is_empty() {
+        legal.to_vec()
+    } else {
+        filter.clone()
+    };
+    let Some(&first) = candidates.first() else {
+        let score = if root.is_check() { -MATE } else { 0 };
+        return SearchResult {
+            best_move: Move::NULL,
+            ponder_move: Move::NULL,
+            score,
+            depth: 0,
+            nodes: 0,
+        };
+    };
+
+    context.tt.new_search();
+    let tt = context.tt;
+    let control = context.control;
+    let mut worker = Worker::new(
+        tt,
+        control,
+        time,
+        limits.nodes,
+        context.history,
+        context.histories,
+        filter,
+    );
+    let mut result = SearchResult {
+        best_move: first,
+        ponder_move: Move::NULL,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
+    let mut pv = vec![first];
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as i32 - 4)
+        .clamp(1, MAX_PLY as i32 - 4);
+    let mut stable_iterations = 0;
+
+    for depth in 1..=max_depth {
+        worker.may_stop = depth > 1;
+        let mut delta = 18;
+        let (mut alpha, mut beta) = if depth >= 4 {
+            (result.score - delta, result.score + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let score = loop {
+            let score = worker.search_root(root, alpha, beta, depth);
+            if worker.stopped {
+                break score;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                ScoreBound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                ScoreBound::Lower
+            } else {
+                break score;
+            };
+            // Bounds are shown only once the search is slow enough for a human to watch.
+            if worker.time().elapsed() > Duration::from_secs(1) {
+                report(&Report {
+                    depth,
+                    seldepth: worker.seldepth,
+                    score,
+                    bound,
+                    nodes: worker.nodes,
+                    elapsed: worker.time().elapsed(),
+                    hashfull: tt.hashfull(),
+                    pv: pv.clone(),
+                });
+            }
+            delta += delta / 2;
+        };
+        if worker.stopped {
+            break;
+        }
+        let iteration_pv = worker.principal_variation().to_vec();
+        if let Some(&best) = iteration_pv.first() {
+            stable_iterations = if best == result.best_move {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            result.best_move = best;
+            pv = iteration_pv;
+        }
+        result.score = score;
+        result.depth = depth;
+        result.nodes = worker.nodes;
+        report(&Report {
+            depth,
+            seldepth: worker.seldepth,
+            score,
+            bound: ScoreBound::Exact,
+            nodes: worker.nodes,
+            elapsed: worker.time().elapsed(),
+            hashfull: tt.hashfull(),
+            pv: pv.clone(),
+        });
+
+        let mate = mate_in_moves(score);
+        if let (Some(wanted), Some(found)) = (limits.mate, mate) {
+            if found > 0 && found <= wanted {
+                break;
+            }
+        }
+        // A proven mate does not get shorter by searching much deeper: stop iterating (an
+        // infinite search then waits quietly for `stop`).
+        if mate.is_some_and(|m| depth > 2 * m.abs() + 8) {
+            break;
+        }
+        if !control.is_pondering()
+            && !worker
+                .time()
+                .may_start_iteration(if stable_iterations >= 4 {
+                    0.7
+                } else if stable_iterations == 0 {
+                    1.4
+                } else {
+                    1.0
+                })
+        {
+            break;
+        }
+        if limits.nodes.is_some_and(|n| worker.nodes >= n) {
+            break;
+        }
+    }
+
+    result.nodes = worker.nodes;
+    result.ponder_move = pv
+        .get(1)
+        .copied()
+        .unwrap_or_else(|| expected_reply(root, result.best_move, tt));
+    result
+}
+
+/// The reply the table expects after `best`, if it is legal there.
+fn expected_reply(root: &Position, best: Move, tt: &TranspositionTable) -> Move {
+    if best.is_null() {
+        return Move::NULL;
+    }
+    let child = root.after(best);
+    match tt.probe(child.key()) {
+        Some(entry) if child.is_legal(entry.mv) => entry.mv,
+        _ => Move::NULL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(fen: &str, depth: i32) -> SearchResult {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let tt = TranspositionTable::new(8);
+        let control = SearchControl::new(false);
+        let mut histories = Histories::default();
+        let context = SearchContext {
+            tt: &tt,
+            control: &control,
+            histories: &mut histories,
+            history: &[],
+            move_overhead_ms: 0,
+        };
+        search(&pos, &Limits::depth(depth), context, &mut |_| {})
+    }
+
+    #[test]
+    fn finds_mate_in_one_and_two() {
+        let m1 = best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);
+        assert_eq!(m1.best_move.to_string(), "a1a8");
+        assert_eq!(mate_in_moves(m1.score), Some(1));
+        // Mate in two: 1. Kc7 Ka7 2. Ra1#.
+        let m2 = best("k7/8/2K5/8/8/8/8/7R w - - 0 1", 5);
+        assert_eq!(mate_in_moves(m2.score), Some(2), "{m2:?}");
+    }
+
+    #[test]
+    fn no_legal_move_gives_null_move() {
+        let stalemate = best("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 4);
+        assert_eq!(stalemate.best_move, Move::NULL);
+        assert_eq!(stalemate.score, 0);
+        let mated = best("R6k/8/6K1/8/8/8/8/8 b - - 0 1", 4);
+        assert_eq!(mated.best_move, Move::NULL);
+        assert_eq!(mated.score, -MATE);
+    }
+
+    #[test]
+    fn repetition_and_material_draws_score_zero() {
+        // Bare kings: a draw at any depth.
+        assert_eq!(best("8/8/4k3/8/8/4K3/8/8 w - - 0 1", 6).score, 0);
+        // White is a rook down but can force perpetual check with the queen.
+        let perpetual = best("6k1/5ppp/8/8/8/8/r4PPP/r1Q3K1 w - - 0 1", 8);
+        assert!(perpetual.score.abs() < MATE_BOUND);
+    }
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(mate_in_moves(MATE - 1), Some(1));
+        assert_eq!(mate_in_moves(MATE - 3), Some(2));
+        assert_eq!(mate_in_moves(-(MATE - 2)), Some(-1));
+        assert_eq!(mate_in_moves(-(MATE - 4)), Some(-2));
+        assert_eq!(mate_in_moves(100), None);
+    }
+}

@@ -1,0 +1,482 @@
+//! Move ordering: the history tables and the staged move picker. Stages: the TT move, then
+//! captures and promotions generated and ordered by victim value and capture history (losing
+//! ones by SEE put aside), killers and the counter move, then quiet moves generated and ordered
+//! by history, then the losing captures. A cutoff in an early stage skips the later generation.
+
+use super::see::{captured_value, see_ge, SEE_VALUES};
+use crate::movegen::{
+    generate, is_legal_move, AllMoves, MoveList, NoisyMoves, QuietMoves, MAX_MOVES,
+};
+use crate::position::Position;
+use crate::types::{Color, Move, Piece};
+
+/// History scores saturate at this magnitude.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A piece of a colour, as an index 0..12 for history tables.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PieceIndex(u8);
+
+impl PieceIndex {
+    /// The index of `piece` of `color`.
+    #[inline(always)]
+    pub fn new(color: Color, piece: Piece) -> PieceIndex {
+        PieceIndex(color as u8 * 6 + piece as u8)
+    }
+
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A (piece, destination) pair: what continuation history is keyed by.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PieceTo {
+    piece: PieceIndex,
+    to: u8,
+}
+
+impl PieceTo {
+    /// `mv` played by the piece it moves in `pos` (before the move).
+    #[inline]
+    pub fn of(pos: &Position, mv: Move) -> PieceTo {
+        let piece = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+        PieceTo {
+            piece: PieceIndex::new(pos.side_to_move(), piece),
+            to: mv.to() as u8,
+        }
+    }
+
+    fn index(self) -> usize {
+        self.piece.index() * 64 + self.to as usize
+    }
+}
+
+/// Adds `bonus` to a history entry with gravity: entries approach ±`HISTORY_MAX` and decay
+/// toward zero when contradicted.
+#[inline]
+fn apply_bonus(entry: &mut i16, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let current = i32::from(*entry);
+    *entry = (current + bonus - current * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// The learned move-ordering statistics of one search thread.
+pub struct Histories {
+    /// Quiet moves by side, from and to.
+    butterfly: Vec<i16>,
+    /// Captures by moving piece, destination and captured kind.
+    capture: Vec<i16>,
+    /// Quiet moves by the previous move's (piece, to) and this move's (piece, to), for the
+    /// move one and two plies back.
+    continuation: Vec<i16>,
+    /// The quiet move that last refuted each (piece, to).
+    counter: Vec<Move>,
+}
+
+impl Default for Histories {
+    fn default() -> Histories {
+        Histories {
+            butterfly: vec![0; 2 * 64 * 64],
+            capture: vec![0; 12 * 64 * 6],
+            continuation: vec![0; 12 * 64 * 12 * 64],
+            counter: vec![Move::NULL; 12 * 64],
+        }
+    }
+}
+
+impl Histories {
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = Histories::default();
+    }
+
+    fn butterfly_index(side: Color, mv: Move) -> usize {
+        side.index() * 4096 + mv.from().index() * 64 + mv.to().index()
+    }
+
+    fn capture_index(pos: &Position, mv: Move) -> usize {
+        let captured = if mv.is_en_passant() {
+            Piece::Pawn
+        } else {
+            pos.piece_on(mv.to()).unwrap_or(Piece::Pawn)
+        };
+        PieceTo::of(pos, mv).index() * 6 + captured.index()
+    }
+
+    fn continuation_index(previous: PieceTo, current: PieceTo) -> usize {
+        previous.index() * 768 + current.index()
+    }
+
+    /// The quiet history score of `mv` after the moves `previous` (one and two plies back).
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, mv: Move, previous: &[Option<PieceTo>; 2]) -> i32 {
+        let current = PieceTo::of(pos, mv);
+        let mut score = i32::from(self.butterfly[Self::butterfly_index(pos.side_to_move(), mv)]);
+        for prev in previous.iter().flatten() {
+            score += i32::from(self.continuation[Self::continuation_index(*prev, current)]);
+        }
+        score
+    }
+
+    /// The capture history score of `mv`.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        i32::from(self.capture[Self::capture_index(pos, mv)])
+    }
+
+    /// The counter move to the previous move, if one is known.
+    pub fn counter_move(&self, previous: Option<PieceTo>) -> Move {
+        previous.map_or(Move::NULL, |p| self.counter[p.index()])
+    }
+
+    /// Rewards the quiet move `best` that caused a cutoff and penalises the quiet moves tried
+    /// before it.
+    pub fn update_quiets(
+        &mut self,
+        pos: &Position,
+        best: Move,
+        tried: &[Move],
+        depth: i32,
+        previous: &[Option<PieceTo>; 2],
+    ) {
+        let bonus = (depth * depth * 16 + depth * 32).min(2400);
+        let side = pos.side_to_move();
+        for &mv in tried {
+            let delta = if mv == best { bonus } else { -bonus };
+            apply_bonus(&mut self.butterfly[Self::butterfly_index(side, mv)], delta);
+            let current = PieceTo::of(pos, mv);
+            for prev in previous.iter().flatten() {
+                apply_bonus(
+                    &mut self.continuation[Self::continuation_index(*prev, current)],
+                    delta,
+                );
+            }
+        }
+        if let Some(prev) = previous[0] {
+            self.counter[prev.index()] = best;
+        }
+    }
+
+    /// Rewards the capture `best` that caused a cutoff (if it was one) and penalises the
+    /// captures tried before it.
+    pub fn update_captures(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth * 16 + depth * 32).min(2400);
+        for &mv in tried {
+            let delta = if mv == best { bonus } else { -bonus };
+            apply_bonus(&mut self.capture[Self::capture_index(pos, mv)], delta);
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiet,
+    Quiet,
+    BadNoisy,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// Hands out the moves of a position one at a time, best first, generating lazily.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    bad_noisy: MoveList,
+    bad_next: usize,
+    /// Quiescence: only captures and promotions (and no losing captures) unless in check.
+    noisy_only: bool,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search.
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2], counter: Move) -> MovePicker {
+        MovePicker::build(pos, tt_move, killers, counter, false)
+    }
+
+    /// A picker for the quiescence search: captures and promotions, or every evasion in check.
+    pub fn quiescence(pos: &Position, tt_move: Move) -> MovePicker {
+        let tt_move = if pos.is_check() || tt_move.is_noisy() {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        MovePicker::build(pos, tt_move, [Move::NULL; 2], Move::NULL, true)
+    }
+
+    fn build(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        noisy_only: bool,
+    ) -> MovePicker {
+        let tt_move = if !tt_move.is_null() && is_legal_move(pos, tt_move) {
+            tt_move
+        } else {
+            Move::NULL
+        };
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            counter,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            bad_noisy: MoveList::new(),
+            bad_next: 0,
+            noisy_only,
+            skip_quiets: false,
+        }
+    }
+
+    /// From now on, hand out no more quiet moves (late-move and futility pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The next move, or `None` when every move has been handed out.
+    pub fn next(
+        &mut self,
+        pos: &Position,
+        histories: &Histories,
+        previous: &[Option<PieceTo>; 2],
+    ) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if pos.is_check() {
+                        Stage::GenerateEvasions
+                    } else {
+                        Stage::GenerateNoisy
+                    };
+                    if !self.tt_move.is_null() {
+                        return Some(self.tt_move);
+                    }
+                }
+                Stage::GenerateNoisy => {
+                    generate::<NoisyMoves, _>(pos, &mut self.moves);
+                    for (i, &mv) in self.moves.iter().enumerate() {
+                        self.scores[i] = noisy_score(pos, mv, histories);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.pick_best() {
+                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) => {
+                        // Quiescence skips underpromotions; losing captures wait for the end.
+                        if self.noisy_only && mv.promotion().is_some_and(|p| p != Piece::Queen) {
+                            continue;
+                        }
+                        if !see_ge(pos, mv, 0) {
+                            if !self.noisy_only {
+                                self.bad_noisy.push(mv);
+                            }
+                            continue;
+                        }
+                        return Some(mv);
+                    }
+                    None => {
+                        self.stage = if self.noisy_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
+                    }
+                },
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let candidate = match self.stage {
+                        Stage::Killer1 => self.killers[0],
+                        Stage::Killer2 => self.killers[1],
+                        _ => self.counter,
+                    };
+                    self.stage = match self.stage {
+                        Stage::Killer1 => Stage::Killer2,
+                        Stage::Killer2 => Stage::Counter,
+                        _ => Stage::GenerateQuiet,
+                    };
+                    if !self.skip_quiets
+                        && self.is_fresh_quiet(pos, candidate)
+                        && !self.is_earlier_special(candidate)
+                    {
+                        return Some(candidate);
+                    }
+                }
+                Stage::GenerateQuiet => {
+                    self.moves.clear();
+                    if !self.skip_quiets {
+                        generate::<QuietMoves, _>(pos, &mut self.moves);
+                        for (i, &mv) in self.moves.iter().enumerate() {
+                            self.scores[i] = histories.quiet_score(pos, mv, previous);
+                        }
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
+                    match self.pick_best() {
+                        Some(mv)
+                            if mv == self.tt_move
+                                || mv == self.killers[0]
+                                || mv == self.killers[1]
+                                || mv == self.counter => {}
+                        Some(mv) => return Some(mv),
+                        None => self.stage = Stage::BadNoisy,
+                    }
+                }
+                Stage::BadNoisy => {
+                    if self.bad_next < self.bad_noisy.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad_noisy[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    generate::<AllMoves, _>(pos, &mut self.moves);
+                    for (i, &mv) in self.moves.iter().enumerate() {
+                        self.scores[i] = if mv.is_noisy() {
+                            (1 << 20) + noisy_score(pos, mv, histories)
+                        } else {
+                            histories.quiet_score(pos, mv, previous)
+                        };
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.pick_best() {
+                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) => return Some(mv),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Whether `mv` is a legal quiet move not already handed out as the TT move.
+    fn is_fresh_quiet(&self, pos: &Position, mv: Move) -> bool {
+        !mv.is_null() && mv != self.tt_move && !mv.is_noisy() && is_legal_move(pos, mv)
+    }
+
+    /// Whether `mv` was already handed out by an earlier killer or counter stage.
+    fn is_earlier_special(&self, mv: Move) -> bool {
+        match self.stage {
+            Stage::Killer2 => false,
+            Stage::Counter => mv == self.killers[0],
+            _ => mv == self.killers[0] || mv == self.killers[1],
+        }
+    }
+
+    /// Selection sort, one step: the best remaining move of the current list.
+    fn pick_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.next >= len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
+/// Captures first by the value of the victim (most valuable victim first), then by capture
+/// history; queen promotions rank like capturing a queen.
+fn noisy_score(pos: &Position, mv: Move, histories: &Histories) -> i32 {
+    let promotion = match mv.promotion() {
+        Some(Piece::Queen) => SEE_VALUES[Piece::Queen],
+        Some(_) => -SEE_VALUES[Piece::Queen],
+        None => 0,
+    };
+    (captured_value(pos, mv) + promotion) * 16 + histories.capture_score(pos, mv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::generate_legal;
+
+    fn picked(fen: &str, tt_move: Move) -> Vec<Move> {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let histories = Histories::default();
+        let mut picker = MovePicker::new(&pos, tt_move, [Move::NULL; 2], Move::NULL);
+        let mut out = Vec::new();
+        while let Some(mv) = picker.next(&pos, &histories, &[None, None]) {
+            out.push(mv);
+        }
+        out
+    }
+
+    #[test]
+    fn picker_hands_out_every_legal_move_once() {
+        for fen in [
+            crate::position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let mut legal = MoveList::new();
+            generate_legal(&pos, &mut legal);
+            for tt_move in [Move::NULL, legal[legal.len() / 2], Move::from_bits(0x1234)] {
+                let mut got = picked(fen, tt_move);
+                assert_eq!(got.len(), legal.len(), "{fen}");
+                if !tt_move.is_null() && legal.contains(&tt_move) {
+                    assert_eq!(got[0], tt_move);
+                }
+                got.sort_by_key(|m| m.bits());
+                let mut want: Vec<Move> = legal.to_vec();
+                want.sort_by_key(|m| m.bits());
+                assert_eq!(got, want, "{fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn winning_captures_come_first_and_losing_ones_last() {
+        // Nxb4 wins an undefended rook; Qxe6 gives the queen for a pawn defended by d7.
+        let moves = picked("4k3/3p4/4p3/8/1r6/3N3Q/8/4K3 w - - 0 1", Move::NULL);
+        assert_eq!(
+            moves.first().map(|m| m.to_string()),
+            Some("d3b4".to_string())
+        );
+        assert_eq!(
+            moves.last().map(|m| m.to_string()),
+            Some("h3e6".to_string())
+        );
+    }
+
+    #[test]
+    fn history_gravity_saturates() {
+        let mut entry = 0i16;
+        for _ in 0..1000 {
+            apply_bonus(&mut entry, 2400);
+        }
+        assert!(i32::from(entry) <= HISTORY_MAX && i32::from(entry) > HISTORY_MAX - 200);
+    }
+}

@@ -1,0 +1,311 @@
+//! The transposition table: 64-byte buckets (one cache line) of four entries, each entry two
+//! `AtomicU64` words holding `key ^ data` and `data`. Threads share it without locks: a torn
+//! write (words from two different stores) fails the key check and reads as a miss, so a probe
+//! never returns data stored for another position. Moves from it are still checked for
+//! legality before use, as a 64-bit key can collide.
+
+use crate::types::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true score is at least the stored score (a beta cutoff).
+    Lower,
+    /// The true score is at most the stored score (no move raised alpha).
+    Upper,
+    /// The stored score is exact (a PV node).
+    Exact,
+}
+
+/// Scores at or beyond this magnitude are mates (or mated), counted in plies from the root.
+pub const MATE: i32 = 32_000;
+/// The largest score that is not a mate score.
+pub const MATE_BOUND: i32 = MATE - 1000;
+
+/// A mate score as stored in the table: relative to the node instead of the root, so it stays
+/// right when the position is reached at another ply.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of `score_to_tt`: a stored mate score made relative to the root again.
+#[inline]
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// One probe result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The best (or refuting) move found, possibly `Move::NULL`.
+    pub mv: Move,
+    /// The score in table form (see `score_from_tt`).
+    pub score: i32,
+    /// The static evaluation of the position (`NO_EVAL` when unknown).
+    pub eval: i32,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What the score says.
+    pub bound: Bound,
+}
+
+/// Static evaluation not stored.
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+// data layout: move 16 | score 16 | eval 16 | depth 8 | bound 2 | generation 6
+fn pack(mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let bound_bits = match bound {
+        Bound::Lower => 1u64,
+        Bound::Upper => 2,
+        Bound::Exact => 3,
+    };
+    u64::from(mv.bits())
+        | u64::from(score.clamp(-32_767, 32_767) as i16 as u16) << 16
+        | u64::from(eval.clamp(NO_EVAL, 32_767) as i16 as u16) << 32
+        | u64::from(depth.clamp(0, 255) as u8) << 48
+        | bound_bits << 56
+        | u64::from(generation & 63) << 58
+}
+
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = match data >> 56 & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => return None, // an empty slot
+    };
+    Some(TtEntry {
+        mv: Move::from_bits(data as u16),
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: i32::from((data >> 48) as u8),
+        bound,
+    })
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+/// The shared transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.resize_with(count.max(1), Bucket::default);
+        TranspositionTable {
+            buckets,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// The size in MB.
+    pub fn megabytes(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Empties every entry.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
+        }
+        *self.generation.get_mut() = 0;
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key's high bits onto the table without a division.
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for entry in &self.bucket(key).entries {
+            let data = entry.data.load(Ordering::Relaxed);
+            if entry.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a search result for `key`, replacing the same key or the least valuable entry
+    /// (shallowest, oldest). A new result without a move keeps the old move of the same key.
+    pub fn store(&self, key: u64, mut mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.current_generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for entry in &bucket.entries {
+            let data = entry.data.load(Ordering::Relaxed);
+            let stored_key = entry.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if stored_key == key {
+                if let Some(old) = unpack(data) {
+                    // Keep a deeper exact result of this search unless the new one is exact.
+                    if bound != Bound::Exact
+                        && old.depth > depth + 3
+                        && generation_of(data) == generation
+                    {
+                        return;
+                    }
+                    if mv.is_null() {
+                        mv = old.mv;
+                    }
+                }
+                victim = entry;
+                break;
+            }
+            let Some(old) = unpack(data) else {
+                victim = entry;
+                break;
+            };
+            let age = i32::from(generation.wrapping_sub(generation_of(data)) & 63);
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = entry;
+            }
+        }
+        let data = pack(mv, score, eval, depth, bound, generation);
+        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        victim.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> usize {
+        let generation = self.current_generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for entry in &bucket.entries {
+                let data = entry.data.load(Ordering::Relaxed);
+                if unpack(data).is_some() && generation_of(data) == generation {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / (sample * ENTRIES_PER_BUCKET)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{MoveKind, Square};
+
+    #[test]
+    fn bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn store_then_probe_returns_every_field() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::E2, Square::E4, MoveKind::DOUBLE_PUSH);
+        tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower);
+        assert_eq!(
+            tt.probe(0xdead_beef),
+            Some(TtEntry {
+                mv,
+                score: -123,
+                eval: 45,
+                depth: 7,
+                bound: Bound::Lower
+            })
+        );
+        assert_eq!(tt.probe(0xdead_beee), None);
+    }
+
+    #[test]
+    fn torn_entries_read_as_misses() {
+        let tt = TranspositionTable::new(1);
+        let key = 0x1234_5678_9abc_def0;
+        tt.store(key, Move::NULL, 10, 0, 3, Bound::Exact);
+        // Simulate a torn write: the data word of another store next to this key's check word.
+        let bucket = tt.bucket(key);
+        let other = pack(
+            Move::new(Square::A2, Square::A3, MoveKind::QUIET),
+            99,
+            0,
+            9,
+            Bound::Exact,
+            0,
+        );
+        bucket.entries[0].data.store(other, Ordering::Relaxed);
+        assert_eq!(tt.probe(key), None);
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        // Mate in 3 plies seen from the root, stored at ply 2: one ply from the node.
+        let root_score = MATE - 3;
+        let stored = score_to_tt(root_score, 2);
+        assert_eq!(stored, MATE - 1);
+        // Reached again at ply 6, the same mate is 7 plies from the root.
+        assert_eq!(score_from_tt(stored, 6), MATE - 7);
+        assert_eq!(score_from_tt(score_to_tt(-(MATE - 4), 3), 3), -(MATE - 4));
+        assert_eq!(score_to_tt(250, 10), 250);
+    }
+
+    #[test]
+    fn replacement_prefers_shallow_and_old_entries() {
+        let tt = TranspositionTable::new(1);
+        let base = 0x8000_0000_0000_0000u64;
+        // Five keys mapping to the same bucket (same high bits).
+        for (i, depth) in [(1u64, 9), (2, 2), (3, 8), (4, 7)] {
+            tt.store(base | i, Move::NULL, 0, 0, depth, Bound::Exact);
+        }
+        tt.store(base | 5, Move::NULL, 0, 0, 5, Bound::Exact);
+        assert!(
+            tt.probe(base | 2).is_none(),
+            "the depth-2 entry is replaced"
+        );
+        assert!(tt.probe(base | 5).is_some() && tt.probe(base | 1).is_some());
+    }
+}

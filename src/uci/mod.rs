@@ -1,0 +1,544 @@
+//! The UCI engine loop. A reader thread turns stdin into lines (bounded in length, end of input
+//! counting as `quit`), the loop answers `isready`, `stop` and `ponderhit` at once, and each
+//! `go` runs on a search thread that prints exactly one `bestmove`. Bad input gets one
+//! `info string` line and the engine carries on.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod command;
+pub mod options;
+
+pub use command::{Command, CommandError, Go};
+
+use crate::bench;
+use crate::eval;
+use crate::movegen::{generate_legal, MoveList};
+use crate::perft;
+use crate::position::Position;
+use crate::search::ordering::Histories;
+use crate::search::tt::TranspositionTable;
+use crate::search::{mate_in_moves, search, Report, ScoreBound, SearchContext, SearchControl};
+use crate::threads::WorkerPool;
+use crate::types::{Bitboard, Color, Move};
+use options::{Change, Options};
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The name `uci` reports.
+pub const ENGINE_NAME: &str = concat!("Springer ", env!("CARGO_PKG_VERSION"));
+/// The author `uci` reports.
+pub const ENGINE_AUTHOR: &str = "the Springer developers";
+/// Input lines longer than this are refused (and skipped to their end).
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+/// Stack for the search thread: a position and a move list per ply, 128 plies deep.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// One line from the reader thread.
+enum Input {
+    Line(String),
+    Refused(&'static str),
+    End,
+}
+
+/// Reads up to the next newline, keeping at most `MAX_LINE_BYTES`; `Ok(None)` at end of input,
+/// `Ok(Some(Err(..)))` for a line that was too long or not UTF-8.
+fn read_line(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<Option<Result<String, &'static str>>> {
+    buf.clear();
+    let mut too_long = false;
+    let mut seen_any = false;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            if !seen_any {
+                return Ok(None);
+            }
+            break;
+        }
+        seen_any = true;
+        let (chunk, ends_line) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let used = chunk.len();
+        if !too_long {
+            if buf.len() + chunk.len() > MAX_LINE_BYTES {
+                too_long = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(chunk);
+            }
+        }
+        reader.consume(used);
+        if ends_line {
+            break;
+        }
+    }
+    if too_long {
+        return Ok(Some(Err("input line longer than 64 KiB ignored")));
+    }
+    Ok(Some(
+        String::from_utf8(std::mem::take(buf))
+            .map_err(|_| "input line is not valid UTF-8; ignored"),
+    ))
+}
+
+/// Runs the UCI loop on stdin/stdout until `quit` or end of input.
+pub fn run() {
+    let (sender, receiver) = mpsc::channel();
+    let reader = std::thread::Builder::new()
+        .name("uci-input".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                let input = match read_line(&mut lock, &mut buf) {
+                    Ok(Some(Ok(line))) => Input::Line(line),
+                    Ok(Some(Err(reason))) => Input::Refused(reason),
+                    Ok(None) | Err(_) => Input::End,
+                };
+                let end = matches!(input, Input::End);
+                if sender.send(input).is_err() || end {
+                    break;
+                }
+            }
+        });
+    if reader.is_err() {
+        println!("info string error: cannot start the input thread");
+        return;
+    }
+    let mut engine = Engine::new();
+    for input in receiver {
+        match input {
+            Input::Line(line) => match Command::parse(&line) {
+                Ok(None) => {}
+                Ok(Some(Command::Quit)) => break,
+                Ok(Some(command)) => engine.handle(command),
+                Err(e) => println!("info string error: {e}"),
+            },
+            Input::Refused(reason) => println!("info string error: {reason}"),
+            Input::End => break,
+        }
+    }
+    engine.finish_search();
+}
+
+struct Running {
+    control: Arc<SearchControl>,
+    handle: JoinHandle<Box<Histories>>,
+}
+
+/// The engine's state between commands.
+pub struct Engine {
+    position: Position,
+    /// Keys of the game's positions before `position`, for repetition draws.
+    history: Vec<u64>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    /// Move-ordering statistics; lent to the search thread while it runs.
+    histories: Option<Box<Histories>>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine at the start position with default options.
+    pub fn new() -> Engine {
+        let options = Options::default();
+        Engine {
+            position: Position::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            histories: Some(Box::default()),
+            running: None,
+        }
+    }
+
+    /// Carries out one command (`quit` is the caller's).
+    pub fn handle(&mut self, command: Command) {
+        match command {
+            Command::Uci => {
+                println!("id name {ENGINE_NAME}");
+                println!("id author {ENGINE_AUTHOR}");
+                for line in options::declarations() {
+                    println!("{line}");
+                }
+                println!("uciok");
+            }
+            Command::Debug(_) => {}
+            Command::IsReady => println!("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.finish_search();
+                self.clear_tables();
+            }
+            Command::Position { fen, moves } => {
+                self.finish_search();
+                self.set_position(fen.as_deref(), &moves);
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => {
+                if let Some(running) = &self.running {
+                    running.control.request_stop();
+                }
+            }
+            Command::PonderHit => {
+                if let Some(running) = &self.running {
+                    running.control.ponderhit();
+                }
+            }
+            Command::Quit => self.finish_search(),
+            Command::Display => {
+                self.finish_search();
+                self.display();
+            }
+            Command::Eval => {
+                self.finish_search();
+                self.print_eval();
+            }
+            Command::Bench { depth } => {
+                self.finish_search();
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut out) {
+                    println!("info string error: bench output failed: {e}");
+                }
+            }
+            Command::Perft { depth } => {
+                self.finish_search();
+                self.perft(depth);
+            }
+        }
+    }
+
+    /// Stops a running search and waits for it (it prints its `bestmove` first).
+    pub fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.control.request_stop();
+            match running.handle.join() {
+                Ok(histories) => self.histories = Some(histories),
+                Err(_) => println!("info string error: the search thread failed"),
+            }
+        }
+    }
+
+    fn clear_tables(&mut self) {
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
+        if let Some(histories) = &mut self.histories {
+            histories.clear();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let (change, warning) = match options::parse(name, value) {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                println!("info string error: {message}");
+                return;
+            }
+        };
+        if let Some(warning) = warning {
+            println!("info string warning: {warning}");
+        }
+        self.finish_search();
+        match change {
+            Change::Hash(mb) => {
+                self.options.hash_mb = mb;
+                // Drop the old table before allocating the new one.
+                self.tt = Arc::new(TranspositionTable::new(1));
+                self.tt = Arc::new(TranspositionTable::new(mb));
+            }
+            Change::Threads(n) => self.options.threads = n,
+            Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
+            Change::ClearHash => self.clear_tables(),
+            Change::Ponder(on) => self.options.ponder = on,
+            Change::Chess960(on) => self.options.chess960 = on,
+        }
+    }
+
+    /// The legal move `text` names here: UCI notation, castling in either form.
+    fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
+        let mut list = MoveList::new();
+        generate_legal(pos, &mut list);
+        let text = text.to_ascii_lowercase();
+        list.iter().copied().find(|mv| {
+            mv.to_uci(self.options.chess960).to_string() == text
+                || (mv.is_castle() && mv.to_uci(!self.options.chess960).to_string() == text)
+        })
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let start = match fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    println!("info string error: {e}; the position is unchanged");
+                    return;
+                }
+            },
+        };
+        let mut pos = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match self.parse_move(&pos, text) {
+                Some(mv) => {
+                    history.push(pos.key());
+                    pos.make_move(mv);
+                }
+                None => {
+                    let shown: String = text.chars().take(20).collect();
+                    println!("info string error: move {} '{shown}' is not legal here; the position is set after the {i} moves before it", i + 1);
+                    break;
+                }
+            }
+        }
+        self.position = pos;
+        self.history = history;
+    }
+
+    fn go(&mut self, go: Go) {
+        self.finish_search();
+        for warning in &go.warnings {
+            println!("info string warning: {warning}");
+        }
+        let mut limits = go.limits;
+        for text in &go.search_moves_text {
+            match self.parse_move(&self.position, text) {
+                Some(mv) => limits.search_moves.push(mv),
+                None => println!(
+                    "info string warning: searchmoves '{}' is not a legal move here; ignored",
+                    text.chars().take(20).collect::<String>()
+                ),
+            }
+        }
+        let control = Arc::new(SearchControl::new(limits.ponder));
+        let tt = Arc::clone(&self.tt);
+        let pos = self.position.clone();
+        let history = self.history.clone();
+        let mut histories = self.histories.take().unwrap_or_default();
+        let chess960 = self.options.chess960;
+        let overhead = self.options.move_overhead_ms;
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let context = SearchContext {
+                    tt: &tt,
+                    control: &thread_control,
+                    histories: &mut histories,
+                    history: &history,
+                    move_overhead_ms: overhead,
+                };
+                let result = search(&pos, &limits, context, &mut |report| {
+                    println!("{}", info_line(report, chess960))
+                });
+                // Exactly one bestmove, and never before `stop` during an infinite or ponder search.
+                while (limits.infinite || thread_control.is_pondering())
+                    && !thread_control.stop_requested()
+                {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                print_bestmove(result.best_move, result.ponder_move, chess960);
+                histories
+            });
+        match spawned {
+            Ok(handle) => self.running = Some(Running { control, handle }),
+            Err(e) => {
+                println!("info string error: cannot start the search thread ({e}); playing the first legal move");
+                let mut list = MoveList::new();
+                generate_legal(&self.position, &mut list);
+                print_bestmove(
+                    list.first().copied().unwrap_or(Move::NULL),
+                    Move::NULL,
+                    self.options.chess960,
+                );
+            }
+        }
+    }
+
+    fn display(&self) {
+        let pos = &self.position;
+        println!("{pos}");
+        println!("Key: {:016x}", pos.key());
+        println!("Checkers: {}", squares(pos.checkers()));
+        for color in Color::ALL {
+            let name = if color.is_white() { "White" } else { "Black" };
+            println!("Attacked by {name}: {}", squares(pos.attacked_by(color)));
+            println!(
+                "{name} pieces attacked and undefended: {}",
+                squares(pos.undefended(color))
+            );
+            println!("{name} pinned: {}", squares(pos.pinned(color)));
+        }
+    }
+
+    fn print_eval(&self) {
+        let breakdown = eval::breakdown(&self.position);
+        println!(
+            "{:<28} {:>13} {:>13} {:>13}",
+            "term (mg eg)", "White", "Black", "total"
+        );
+        for (name, white, black) in &breakdown.terms {
+            let total = *white - *black;
+            println!(
+                "{name:<28} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
+                white.mg, white.eg, black.mg, black.eg, total.mg, total.eg
+            );
+        }
+        println!(
+            "phase {} of {}, endgame scale {} of {}",
+            breakdown.phase,
+            eval::MAX_PHASE,
+            breakdown.scale,
+            eval::FULL_SCALE
+        );
+        println!(
+            "Final evaluation: {} cp (White's view), {} cp (side to move)",
+            breakdown.white_score,
+            breakdown.white_score * self.position.side_to_move().sign()
+        );
+    }
+
+    fn perft(&self, depth: u32) {
+        let pool = match WorkerPool::new(self.options.threads) {
+            Ok(pool) => pool,
+            Err(e) => {
+                println!("info string error: {e}");
+                return;
+            }
+        };
+        let start = std::time::Instant::now();
+        let counts = perft::divide(&self.position, depth, &pool);
+        let mut stdout = std::io::stdout().lock();
+        for (mv, n) in &counts {
+            let _ = writeln!(stdout, "{}: {n}", mv.to_uci(self.options.chess960));
+        }
+        let total: u64 = counts.iter().map(|(_, n)| n).sum();
+        let _ = writeln!(stdout, "\nNodes searched: {total}");
+        let _ = writeln!(
+            stdout,
+            "info string perft {depth}: {total} nodes in {} ms",
+            start.elapsed().as_millis()
+        );
+    }
+}
+
+fn squares(bb: Bitboard) -> String {
+    if bb.is_empty() {
+        return "-".to_string();
+    }
+    bb.map(|sq| sq.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn print_bestmove(best: Move, ponder: Move, chess960: bool) {
+    if ponder.is_null() {
+        println!("bestmove {}", best.to_uci(chess960));
+    } else {
+        println!(
+            "bestmove {} ponder {}",
+            best.to_uci(chess960),
+            ponder.to_uci(chess960)
+        );
+    }
+}
+
+/// The `info` line of a search report.
+pub fn info_line(report: &Report, chess960: bool) -> String {
+    let score = match mate_in_moves(report.score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {}", report.score),
+    };
+    let bound = match report.bound {
+        ScoreBound::Exact => "",
+        ScoreBound::Lower => " lowerbound",
+        ScoreBound::Upper => " upperbound",
+    };
+    let millis = report.elapsed.as_millis();
+    let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(0.001)) as u64;
+    let pv: Vec<String> = report
+        .pv
+        .iter()
+        .map(|mv| mv.to_uci(chess960).to_string())
+        .collect();
+    format!(
+        "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {millis} pv {}",
+        report.depth,
+        report.seldepth.max(report.depth as usize),
+        report.nodes,
+        report.hashfull,
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_reader_splits_lines_and_refuses_bad_ones() {
+        let mut long = vec![b'a'; MAX_LINE_BYTES + 10];
+        long.push(b'\n');
+        let mut input = b"uci\nisready\r\n".to_vec();
+        input.extend_from_slice(&long);
+        input.extend_from_slice(b"\xff\xfe\nquit");
+        let mut reader = std::io::BufReader::with_capacity(7, &input[..]);
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        while let Ok(Some(line)) = read_line(&mut reader, &mut buf) {
+            got.push(line.map(|l| l.trim().to_string()));
+        }
+        assert_eq!(got.len(), 5);
+        assert_eq!(got[0], Ok("uci".to_string()));
+        assert_eq!(got[1], Ok("isready".to_string()));
+        assert!(got[2].is_err() && got[3].is_err());
+        assert_eq!(got[4], Ok("quit".to_string()));
+    }
+
+    #[test]
+    fn position_keeps_the_moves_before_a_bad_one() {
+        let mut engine = Engine::new();
+        engine.set_position(
+            None,
+            &["e2e4".into(), "e7e5".into(), "e1e3".into(), "d2d4".into()],
+        );
+        assert_eq!(
+            engine.position.to_fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+        );
+        assert_eq!(engine.history.len(), 2);
+        let before = engine.position.clone();
+        engine.set_position(Some("not a fen"), &[]);
+        assert_eq!(engine.position, before);
+    }
+
+    #[test]
+    fn castling_is_read_in_both_notations() {
+        let mut engine = Engine::new();
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        engine.set_position(Some(fen), &["e1g1".into()]);
+        assert!(engine
+            .position
+            .to_fen()
+            .starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
+        engine.set_position(Some(fen), &["e1h1".into()]);
+        assert!(engine
+            .position
+            .to_fen()
+            .starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
+    }
+}

@@ -1,0 +1,153 @@
+//! The UCI options: their declarations for `uci`, and `setoption` values checked against them
+//! (names match case-insensitively; spin values out of range are clamped and reported; values
+//! that do not parse are refused).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+/// The largest transposition table, in MB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// The most search threads accepted.
+pub const MAX_THREADS: usize = 1024;
+
+/// The engine's option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Milliseconds kept back per move for GUI and network latency.
+    pub move_overhead_ms: u64,
+    /// Whether the GUI may send `go ponder` (informational for the engine).
+    pub ponder: bool,
+    /// Chess960 castling notation (king takes rook) in and out.
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead_ms: 30,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// A change `setoption` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(usize),
+    Threads(usize),
+    MoveOverhead(u64),
+    ClearHash,
+    Ponder(bool),
+    Chess960(bool),
+}
+
+/// Declarations of every option, as `uci` prints them.
+pub fn declarations() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            d.hash_mb
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            d.threads
+        ),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            d.move_overhead_ms
+        ),
+        "option name Clear Hash type button".to_string(),
+        format!("option name Ponder type check default {}", d.ponder),
+        format!("option name UCI_Chess960 type check default {}", d.chess960),
+    ]
+}
+
+/// A spin value: a number, clamped into `min..=max` with a warning when outside.
+fn spin(
+    name: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<(i64, Option<String>), String> {
+    let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    let number: i64 = text.trim().parse().map_err(|_| {
+        format!(
+            "option {name}: '{}' is not a whole number; unchanged",
+            text.chars().take(40).collect::<String>()
+        )
+    })?;
+    let clamped = number.clamp(min, max);
+    let warning = (clamped != number)
+        .then(|| format!("option {name}: {number} is outside {min}..{max}; set to {clamped}"));
+    Ok((clamped, warning))
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!(
+            "option {name} expects 'true' or 'false'; unchanged"
+        )),
+    }
+}
+
+/// The change `setoption name <name> value <value>` asks for, with a warning if the value was
+/// adjusted; an error message if it cannot be applied.
+pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>), String> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "hash" => {
+            spin("Hash", value, 1, MAX_HASH_MB as i64).map(|(v, w)| (Change::Hash(v as usize), w))
+        }
+        "threads" => spin("Threads", value, 1, MAX_THREADS as i64)
+            .map(|(v, w)| (Change::Threads(v as usize), w)),
+        "move overhead" => {
+            spin("Move Overhead", value, 0, 5000).map(|(v, w)| (Change::MoveOverhead(v as u64), w))
+        }
+        "clear hash" => Ok((Change::ClearHash, None)),
+        "ponder" => check("Ponder", value).map(|v| (Change::Ponder(v), None)),
+        "uci_chess960" => check("UCI_Chess960", value).map(|v| (Change::Chess960(v), None)),
+        _ => Err(format!(
+            "no such option '{}'",
+            name.chars().take(40).collect::<String>()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spins_clamp_and_report() {
+        assert_eq!(parse("Hash", Some("64")), Ok((Change::Hash(64), None)));
+        assert_eq!(
+            parse("hash", Some("0")).map(|(c, w)| (c, w.is_some())),
+            Ok((Change::Hash(1), true))
+        );
+        assert_eq!(
+            parse("Threads", Some("100000")).map(|(c, _)| c),
+            Ok(Change::Threads(MAX_THREADS))
+        );
+        assert!(parse("Hash", Some("lots")).is_err());
+        assert!(parse("Hash", None).is_err());
+    }
+
+    #[test]
+    fn checks_buttons_and_unknown_names() {
+        assert_eq!(
+            parse("UCI_Chess960", Some("true")),
+            Ok((Change::Chess960(true), None))
+        );
+        assert!(parse("Ponder", Some("maybe")).is_err());
+        assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
+        assert!(parse("Colour", Some("blue")).is_err());
+        assert_eq!(declarations().len(), 6);
+    }
+}

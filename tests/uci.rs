@@ -1,0 +1,345 @@
+//! The UCI dialogue through the real binary: handshake, legal best moves in checks, stalemate
+//! and one-move positions, mates found, `stop` during `go infinite`, `isready` during a
+//! search, bad input answered with `info string`, end of input as `quit`.
+
+use springer::movegen::{generate_legal, MoveList};
+use springer::position::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start springer");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
+            }
+        }
+    }
+
+    fn bestmove(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
+        self.send(position);
+        self.send(go);
+        let lines = self.until("bestmove", Duration::from_secs(30));
+        let best = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or_default()
+            .to_string();
+        (best, lines)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legal_moves(fen: &str) -> Vec<String> {
+    let pos = Position::from_fen(fen).expect("valid test FEN");
+    let mut list = MoveList::new();
+    generate_legal(&pos, &mut list);
+    list.iter().map(|m| m.to_string()).collect()
+}
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("id name Springer")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in ["Hash", "Threads", "Move Overhead", "Clear Hash"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}"
+        );
+    }
+    e.send("isready");
+    e.until("readyok", Duration::from_secs(5));
+}
+
+#[test]
+fn best_moves_are_legal_in_checks_and_forced_positions() {
+    let mut e = Engine::start();
+    for fen in [
+        "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",  // in check from the queen
+        "4k3/8/8/8/8/5n2/8/r3K3 w - - 0 1", // double check: king moves only
+        "7k/8/8/8/8/8/r7/1r5K w - - 0 1",   // checkmated: bestmove 0000
+        "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",   // stalemated: bestmove 0000
+        "8/8/8/8/8/5k2/6q1/7K w - - 0 1",   // checkmated (the queen is protected)
+    ] {
+        let legal = legal_moves(fen);
+        for go in ["go depth 1", "go depth 6", "go movetime 50"] {
+            let (best, _) = e.bestmove(&format!("position fen {fen}"), go);
+            if legal.is_empty() {
+                assert_eq!(best, "0000", "{fen}");
+            } else {
+                assert!(legal.contains(&best), "{fen} {go}: {best} not in {legal:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn one_legal_move_stalemate_and_checkmate() {
+    let mut e = Engine::start();
+    // Black's only move is Kb8.
+    let single = "k7/8/1K6/8/8/8/8/1R6 b - - 0 1";
+    assert_eq!(legal_moves(single), vec!["a8b8".to_string()]);
+    for go in ["go depth 1", "go movetime 10", "go wtime 10 btime 10"] {
+        let (best, _) = e.bestmove(&format!("position fen {single}"), go);
+        assert_eq!(best, "a8b8", "{go}");
+    }
+    let (stalemate, _) = e.bestmove("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 5");
+    assert_eq!(stalemate, "0000");
+    let (mated, lines) = e.bestmove(
+        "position fen R6k/8/6K1/8/8/8/8/8 b - - 0 1",
+        "go movetime 100",
+    );
+    assert_eq!(mated, "0000", "{lines:?}");
+}
+
+#[test]
+fn mates_are_found_with_the_right_distance() {
+    let mut e = Engine::start();
+    // Distances verified with Stockfish 15.1 at depth 20+.
+    for (fen, moves, solution) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, Some("a1a8")),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
+            1,
+            Some("f3f7"),
+        ),
+        ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, None),
+        (
+            "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+            2,
+            Some("g2g1"),
+        ),
+        (
+            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+            3,
+            None,
+        ),
+        (
+            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
+            3,
+            None,
+        ),
+        ("7k/8/8/8/4K3/8/8/1Q6 w - - 0 1", 4, None),
+    ] {
+        let (best, lines) = e.bestmove(&format!("position fen {fen}"), &format!("go mate {moves}"));
+        let last_info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score "))
+            .cloned()
+            .unwrap_or_default();
+        assert!(
+            last_info.contains(&format!("score mate {moves} ")),
+            "{fen}: {last_info}"
+        );
+        if let Some(solution) = solution {
+            assert_eq!(best, solution, "{fen}");
+        }
+        assert!(legal_moves(fen).contains(&best));
+    }
+    // The side being mated sees a negative mate score: Kb8 is forced, then Rh1-h8 mates.
+    let (_, lines) = e.bestmove("position fen k7/8/1K6/8/8/8/8/1R6 b - - 0 1", "go depth 8");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score "))
+        .cloned()
+        .unwrap_or_default();
+    assert!(last_info.contains("score mate -2 "), "{last_info}");
+}
+
+#[test]
+fn stop_ends_infinite_search_and_isready_answers_during_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(2));
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "readyok took {:?}",
+        asked.elapsed()
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "no bestmove before stop: {lines:?}"
+    );
+    let stopped = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(2));
+    assert!(
+        stopped.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        stopped.elapsed()
+    );
+    let best = lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or_default()
+        .to_string();
+    assert!(legal_moves(springer::position::START_FEN).contains(&best));
+    // Exactly one bestmove: nothing more arrives.
+    e.send("isready");
+    let after = e.until("readyok", Duration::from_secs(2));
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "{after:?}"
+    );
+}
+
+#[test]
+fn infinite_search_of_a_quick_mate_waits_for_stop() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(2));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().filter(|l| l.starts_with("info")).count() < 60,
+        "too many info lines: {}",
+        lines.len()
+    );
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(2));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove a1a8")));
+}
+
+#[test]
+fn tiny_clock_still_gives_a_legal_move() {
+    let mut e = Engine::start();
+    let started = Instant::now();
+    let (best, _) = e.bestmove(
+        "position startpos moves e2e4 e7e5 g1f3",
+        "go wtime 1 btime 1",
+    );
+    assert!(
+        legal_moves("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+            .contains(&best)
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn bad_input_gets_info_string_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    for bad in [
+        "xyzzy",
+        "position fen 8/8/8 w - -",
+        "position startpos moves e2e5",
+        "setoption name Hash value lots",
+        "setoption name Nonexistent value 1",
+        "go depth x",
+    ] {
+        e.send(bad);
+        if bad.starts_with("go") {
+            // Without a usable limit the search runs until `stop`.
+            let lines = e.until("info string", Duration::from_secs(2));
+            assert!(lines.iter().any(|l| l.contains("'x'")));
+            e.send("stop");
+            let lines = e.until("bestmove", Duration::from_secs(2));
+            assert!(
+                lines.last().is_some_and(|l| l.starts_with("bestmove")),
+                "{bad}: {lines:?}"
+            );
+            continue;
+        }
+        let lines = e.until("info string", Duration::from_secs(2));
+        assert!(
+            lines.last().is_some_and(|l| l.contains("error")),
+            "{bad}: {lines:?}"
+        );
+        e.send("isready");
+        e.until("readyok", Duration::from_secs(2));
+    }
+}
+
+#[test]
+fn end_of_input_counts_as_quit() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("start springer");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "position startpos\ngo infinite").expect("write");
+    drop(stdin); // end of input, with a search running
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            assert!(status.success());
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the engine did not exit at end of input"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
