@@ -13,3 +13,4 @@ pub mod eval;
 pub mod search;
 pub mod bench;
 pub mod uci;
+pub mod tune;

@@ -47,6 +47,30 @@ enum Command {
         #[arg(value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: Option<i32>,
     },
+    /// Texel-tune the evaluation on labelled positions (`FEN;RESULT` lines, RESULT 1.0, 0.5 or
+    /// 0.0 for White) and write a new `src/eval/params.rs`.
+    Tune {
+        /// The labelled positions.
+        data: PathBuf,
+        /// Use at most this many positions.
+        #[arg(long, default_value_t = usize::MAX)]
+        positions: usize,
+        /// Adam epochs.
+        #[arg(long, default_value_t = 400)]
+        epochs: usize,
+        /// Adam step size in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        learning_rate: f64,
+        /// Weight of the game result in the target when a reference score is given (third field).
+        #[arg(long, default_value_t = 0.5)]
+        result_weight: f32,
+        /// Pull toward the starting values.
+        #[arg(long, default_value_t = 1e-8)]
+        regularization: f64,
+        /// Where to write the parameters.
+        #[arg(long, default_value = "params.rs")]
+        out: PathBuf,
+    },
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
     PerftSuite {
         /// The suite file.
@@ -84,6 +108,24 @@ fn main() -> ExitCode {
             threads,
             full,
         }) => run_perft(depth, &fen, divide, threads, full),
+        Some(Command::Tune {
+            data,
+            positions,
+            epochs,
+            learning_rate,
+            result_weight,
+            regularization,
+            out,
+        }) => {
+            let config = springer::tune::TuneConfig {
+                positions,
+                epochs,
+                learning_rate,
+                result_weight,
+                regularization,
+            };
+            run_tune(&data, &config, &out)
+        }
         Some(Command::PerftSuite {
             file,
             max_depth,
@@ -132,6 +174,39 @@ fn run_perft(depth: u32, fen: &str, divide: bool, threads: usize, full: bool) ->
     println!("Time: {seconds:.3} s");
     println!("Speed: {:.1} Mnps", mnps(nodes, seconds));
     ExitCode::SUCCESS
+}
+
+fn run_tune(data: &PathBuf, config: &springer::tune::TuneConfig, out: &PathBuf) -> ExitCode {
+    let text = match std::fs::read_to_string(data) {
+        Ok(text) => text,
+        Err(e) => return bad_input(format!("cannot read {}: {e}", data.display())),
+    };
+    let start = Instant::now();
+    let tuned = match springer::tune::tune(
+        &text,
+        springer::eval::current_params(),
+        config,
+        &mut |line| eprintln!("[{:>6.1}s] {line}", start.elapsed().as_secs_f64()),
+    ) {
+        Ok(tuned) => tuned,
+        Err(e) => return bad_input(format!("{}: {e}", data.display())),
+    };
+    let provenance = format!(
+        "Texel-tuned by `springer tune {} --positions {} --epochs {} --learning-rate {} --result-weight {} --regularization {}`.",
+        data.display(),
+        config.positions,
+        config.epochs,
+        config.learning_rate,
+        config.result_weight,
+        config.regularization
+    );
+    match std::fs::write(out, springer::tune::render_params(&tuned, &provenance)) {
+        Ok(()) => {
+            eprintln!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(format!("cannot write {}: {e}", out.display())),
+    }
 }
 
 fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode {

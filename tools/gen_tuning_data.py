@@ -6,7 +6,9 @@ moves (so repeated openings diverge), then Stockfish plays both sides at a node 
 game from [NODES_MIN, NODES_MAX]. A game ends by the rules, by adjudication (both sides' scores
 beyond +-ADJUDICATE cp for 4 plies: a win; |score| < 10 cp for 20 plies after move 60: a draw), or
 at move 200 (a draw). Every position from ply 10 of the game on, with the side to move not in
-check, is written as `FEN;RESULT` (RESULT 1.0 / 0.5 / 0.0 from White's point of view).
+check, is written as `FEN;RESULT;SCORE`: RESULT 1.0 / 0.5 / 0.0 and SCORE Stockfish's score in
+centipawns, both from White's point of view (positions with a mate score or |SCORE| > 2000 are
+skipped; their outcome is decided).
 
 Usage: gen_tuning_data.py OUT.txt GAMES [WORKERS] [SEED]
 """
@@ -19,7 +21,7 @@ import chess.engine
 
 OPENINGS = "/work/shared/openings/balanced.epd"
 STOCKFISH = "/usr/games/stockfish"
-NODES_MIN, NODES_MAX = 3000, 9000
+NODES_MIN, NODES_MAX = 1500, 5000
 ADJUDICATE = 1000
 
 
@@ -33,8 +35,8 @@ def play_game(engine, board, nodes):
             return fens, "1/2-1/2"
         info = engine.analyse(board, chess.engine.Limit(nodes=nodes), info=chess.engine.INFO_SCORE | chess.engine.INFO_PV)
         score = info["score"].white().score(mate_score=100000)
-        if board.ply() >= 10 and not board.is_check():
-            fens.append(board.fen())
+        if board.ply() >= 10 and not board.is_check() and abs(score) <= 2000:
+            fens.append((board.fen(), score))
         sign = (score > ADJUDICATE) - (score < -ADJUDICATE)
         win_streak = win_streak + 1 if sign != 0 and sign == last_sign else (1 if sign != 0 else 0)
         last_sign = sign
@@ -70,8 +72,8 @@ def worker(args):
             engine.configure({"Clear Hash": None})
             fens, result = play_game(engine, board, rng.randint(NODES_MIN, NODES_MAX))
             label = {"1-0": "1.0", "0-1": "0.0"}.get(result, "0.5")
-            for fen in fens:
-                out.write(f"{fen};{label}\n")
+            for fen, score in fens:
+                out.write(f"{fen};{label};{score}\n")
             written += len(fens)
             out.flush()
             if game % 100 == 0:

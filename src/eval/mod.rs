@@ -96,6 +96,11 @@ impl Trace for NoTrace {
     fn term(&mut self, _param: usize, _color: Color, _count: i32) {}
 }
 
+/// The parameter table in use (laid out as `terms` says).
+pub fn current_params() -> &'static [Score] {
+    &PARAMS
+}
+
 /// The evaluation of `pos` in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &mut NoTrace)

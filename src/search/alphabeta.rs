@@ -3,7 +3,7 @@
 //! set (null move, reverse futility, razoring, late-move reductions and pruning, futility and
 //! SEE pruning), each gated so that no node in check and no PV node is pruned unsoundly.
 
-use super::ordering::{Histories, MovePicker, PieceTo};
+use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo};
 use super::see::{captured_value, see_ge};
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE, MATE_BOUND, NO_EVAL};
@@ -56,6 +56,8 @@ pub struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     histories: &'a mut Histories,
+    /// Move-picker buffers per ply, reused from node to node.
+    pickers: Vec<Option<Box<PickerBuffers>>>,
     /// Root moves to consider (`go searchmoves`); empty means all.
     root_filter: Vec<Move>,
     /// Set when the search must unwind: results after it are meaningless.
@@ -89,6 +91,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             histories,
+            pickers: (0..=MAX_PLY).map(|_| None).collect(),
             root_filter,
             stopped: false,
             may_stop: false,
@@ -178,6 +181,11 @@ impl<'a> Worker<'a> {
     pub fn search_root(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.seldepth = 0;
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
+    }
+
+    /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
+    pub fn quiescence_root(&mut self, pos: &Position) -> i32 {
+        self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
     }
 
     fn negamax<const PV: bool>(
@@ -316,7 +324,8 @@ impl<'a> Worker<'a> {
 
         let previous = self.previous_moves(ply);
         let counter = self.histories.counter_move(previous[0]);
-        let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter);
+        let buffers = self.pickers[ply].take().unwrap_or_default();
+        let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
         let info = pos.check_info();
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -428,6 +437,7 @@ impl<'a> Worker<'a> {
             };
             self.keys.pop();
             if self.stopped {
+                self.pickers[ply] = Some(picker.into_buffers());
                 return 0;
             }
 
@@ -446,6 +456,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        self.pickers[ply] = Some(picker.into_buffers());
         if moves_searched == 0 {
             // No legal move (or every root move filtered): mate or stalemate.
             return if in_check { -MATE + ply as i32 } else { 0 };
@@ -558,7 +569,9 @@ impl<'a> Worker<'a> {
 
         let original_alpha = alpha;
         let mut best_move = Move::NULL;
-        let mut picker = MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv));
+        let buffers = self.pickers[ply].take().unwrap_or_default();
+        let mut picker =
+            MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv), buffers);
         let info = pos.check_info();
         let previous = self.previous_moves(ply);
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
@@ -574,6 +587,7 @@ impl<'a> Worker<'a> {
             self.stack[ply].played = Some(PieceTo::of(pos, mv));
             let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
             if self.stopped {
+                self.pickers[ply] = Some(picker.into_buffers());
                 return 0;
             }
             if score > best_score {
@@ -591,6 +605,7 @@ impl<'a> Worker<'a> {
             }
         }
 
+        self.pickers[ply] = Some(picker.into_buffers());
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {

@@ -305,6 +305,20 @@ pub fn search(
     result
 }
 
+/// The position at the end of the quiescence search's principal variation from `pos`: a
+/// quiet position whose static evaluation matches the quiescence score (for eval tuning).
+pub fn quiet_leaf(pos: &Position, tt: &TranspositionTable, histories: &mut Histories) -> Position {
+    let control = SearchControl::new(false);
+    let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, Instant::now());
+    let mut worker = Worker::new(tt, &control, time, None, &[], histories, Vec::new());
+    worker.quiescence_root(pos);
+    let mut leaf = pos.clone();
+    for &mv in worker.principal_variation() {
+        leaf.make_move(mv);
+    }
+    leaf
+}
+
 /// The reply the table expects after `best`, if it is legal there.
 fn expected_reply(root: &Position, best: Move, tt: &TranspositionTable) -> Move {
     if best.is_null() {
