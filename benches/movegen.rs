@@ -21,9 +21,7 @@ fn generation(c: &mut Criterion) {
             list.len()
         })
     });
-    c.bench_function("count_legal_kiwipete", |b| {
-        b.iter(|| count_legal(black_box(&pos)))
-    });
+    c.bench_function("count_legal_kiwipete", |b| b.iter(|| count_legal(black_box(&pos))));
 }
 
 fn make_move(c: &mut Criterion) {
@@ -47,18 +45,14 @@ fn make_move(c: &mut Criterion) {
 fn perft_runs(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(20);
-    for (name, fen, depth) in [
-        ("startpos_4", START_FEN, 4),
-        ("kiwipete_3", KIWIPETE, 3),
-        ("position3_5", POSITION_3, 5),
-    ] {
+    for (name, fen, depth) in
+        [("startpos_4", START_FEN, 4), ("kiwipete_3", KIWIPETE, 3), ("position3_5", POSITION_3, 5)]
+    {
         let pos = position(fen);
         group.bench_function(name, |b| b.iter(|| perft(black_box(&pos), depth)));
     }
     let pos = position(KIWIPETE);
-    group.bench_function("kiwipete_3_every_leaf_made", |b| {
-        b.iter(|| perft_full(black_box(&pos), 3))
-    });
+    group.bench_function("kiwipete_3_every_leaf_made", |b| b.iter(|| perft_full(black_box(&pos), 3)));
     group.finish();
 }
 

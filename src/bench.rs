@@ -7,6 +7,7 @@ use crate::search::ordering::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{search, SearchContext, SearchControl};
+use crate::threads::WorkerPool;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -84,9 +85,17 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth`, writing a line per position and the summary to
-/// `out`.
-pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchResult> {
+/// Searches every bench position to `depth` on `threads` threads (one: the signature run),
+/// writing a line per position (with its time to depth) and the summary to `out`.
+pub fn run(depth: i32, threads: usize, out: &mut dyn Write) -> std::io::Result<BenchResult> {
+    let pool = if threads > 1 {
+        match WorkerPool::new(threads) {
+            Ok(pool) => Some(pool),
+            Err(e) => return Err(std::io::Error::other(e.to_string())),
+        }
+    } else {
+        None
+    };
     let mut nodes = 0;
     let mut elapsed = Duration::ZERO;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -96,29 +105,33 @@ pub fn run(depth: i32, out: &mut dyn Write) -> std::io::Result<BenchResult> {
         };
         let tt = TranspositionTable::new(16);
         let control = SearchControl::new(false);
-        let mut histories = Histories::default();
+        let mut histories: Vec<Box<Histories>> = (0..threads.max(1)).map(|_| Box::default()).collect();
         let context = SearchContext {
             tt: &tt,
             control: &control,
             histories: &mut histories,
             history: &[],
             move_overhead_ms: 0,
+            pool: pool.as_ref(),
         };
         let start = Instant::now();
         let result = search(&pos, &Limits::depth(depth), context, &mut |_| {});
-        elapsed += start.elapsed();
+        let took = start.elapsed();
+        elapsed += took;
         nodes += result.nodes;
         writeln!(
             out,
-            "{:>2}/{} bestmove {:<6} score {:>6} nodes {:>9}  {fen}",
+            "{:>2}/{} bestmove {:<6} score {:>6} nodes {:>9} time {:>6} ms  {fen}",
             i + 1,
             POSITIONS.len(),
             result.best_move.to_string(),
             result.score,
-            result.nodes
+            result.nodes,
+            took.as_millis()
         )?;
     }
     let result = BenchResult { nodes, elapsed };
+    writeln!(out, "Threads: {}", threads.max(1))?;
     writeln!(out, "Total time (ms) : {}", elapsed.as_millis())?;
     writeln!(out, "Nodes searched: {nodes}")?;
     writeln!(out, "Nodes/second: {}", result.nps())?;
@@ -140,8 +153,8 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let first = run(4, &mut std::io::sink()).map(|r| r.nodes).ok();
-        let second = run(4, &mut std::io::sink()).map(|r| r.nodes).ok();
+        let first = run(4, 1, &mut std::io::sink()).map(|r| r.nodes).ok();
+        let second = run(4, 1, &mut std::io::sink()).map(|r| r.nodes).ok();
         assert!(first.is_some_and(|n| n > 0));
         assert_eq!(first, second);
     }

@@ -46,6 +46,9 @@ enum Command {
         /// Depth per position.
         #[arg(value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: Option<i32>,
+        /// Search threads (1 gives the signature node count).
+        #[arg(value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
     },
     /// Texel-tune the evaluation on labelled positions (`FEN;RESULT` lines, RESULT 1.0, 0.5 or
     /// 0.0 for White) and write a new `src/eval/params.rs`.
@@ -94,43 +97,22 @@ fn main() -> ExitCode {
             springer::uci::run();
             ExitCode::SUCCESS
         }
-        Some(Command::Bench { depth }) => {
+        Some(Command::Bench { depth, threads }) => {
             let mut out = std::io::stdout().lock();
-            match springer::bench::run(depth.unwrap_or(springer::bench::DEFAULT_DEPTH), &mut out) {
+            let threads = threads.unwrap_or(1) as usize;
+            match springer::bench::run(depth.unwrap_or(springer::bench::DEFAULT_DEPTH), threads, &mut out) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => bad_input(format!("cannot write the bench output: {e}")),
             }
         }
-        Some(Command::Perft {
-            depth,
-            fen,
-            divide,
-            threads,
-            full,
-        }) => run_perft(depth, &fen, divide, threads, full),
-        Some(Command::Tune {
-            data,
-            positions,
-            epochs,
-            learning_rate,
-            result_weight,
-            regularization,
-            out,
-        }) => {
-            let config = springer::tune::TuneConfig {
-                positions,
-                epochs,
-                learning_rate,
-                result_weight,
-                regularization,
-            };
+        Some(Command::Perft { depth, fen, divide, threads, full }) => run_perft(depth, &fen, divide, threads, full),
+        Some(Command::Tune { data, positions, epochs, learning_rate, result_weight, regularization, out }) => {
+            let config = springer::tune::TuneConfig { positions, epochs, learning_rate, result_weight, regularization };
             run_tune(&data, &config, &out)
         }
-        Some(Command::PerftSuite {
-            file,
-            max_depth,
-            threads,
-        }) => run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus)),
+        Some(Command::PerftSuite { file, max_depth, threads }) => {
+            run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus))
+        }
     }
 }
 
@@ -182,12 +164,9 @@ fn run_tune(data: &PathBuf, config: &springer::tune::TuneConfig, out: &PathBuf) 
         Err(e) => return bad_input(format!("cannot read {}: {e}", data.display())),
     };
     let start = Instant::now();
-    let tuned = match springer::tune::tune(
-        &text,
-        springer::eval::current_params(),
-        config,
-        &mut |line| eprintln!("[{:>6.1}s] {line}", start.elapsed().as_secs_f64()),
-    ) {
+    let tuned = match springer::tune::tune(&text, springer::eval::current_params(), config, &mut |line| {
+        eprintln!("[{:>6.1}s] {line}", start.elapsed().as_secs_f64())
+    }) {
         Ok(tuned) => tuned,
         Err(e) => return bad_input(format!("{}: {e}", data.display())),
     };
@@ -227,13 +206,7 @@ fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode
     let (mut nodes, mut failures) = (0u64, 0usize);
     for (i, case) in cases.iter().enumerate() {
         if show_progress {
-            eprint!(
-                "\r[{:>4}/{}] line {:<5} {:<60.60}",
-                i + 1,
-                cases.len(),
-                case.line,
-                case.fen
-            );
+            eprint!("\r[{:>4}/{}] line {:<5} {:<60.60}", i + 1, cases.len(), case.line, case.fen);
             let _ = std::io::stderr().flush();
         }
         match check_case(case, max_depth, &pool) {
@@ -275,8 +248,7 @@ fn check_case(case: &PerftCase, max_depth: Option<u32>, pool: &WorkerPool) -> Re
         Some(label) => format!("line {} ({label})", case.line),
         None => format!("line {}", case.line),
     };
-    let pos =
-        Position::from_fen(&case.fen).map_err(|e| format!("FAIL {name}: {e}: {}", case.fen))?;
+    let pos = Position::from_fen(&case.fen).map_err(|e| format!("FAIL {name}: {e}: {}", case.fen))?;
     let mut nodes = 0;
     for &(depth, expected) in &case.expected {
         if max_depth.is_some_and(|max| depth > max) {
@@ -285,10 +257,7 @@ fn check_case(case: &PerftCase, max_depth: Option<u32>, pool: &WorkerPool) -> Re
         let got = perft::perft_parallel(&pos, depth, pool);
         nodes += got;
         if got != expected {
-            return Err(format!(
-                "FAIL {name} depth {depth}: expected {expected}, got {got}: {}",
-                case.fen
-            ));
+            return Err(format!("FAIL {name} depth {depth}: expected {expected}, got {got}: {}", case.fen));
         }
     }
     Ok(nodes)

@@ -25,12 +25,7 @@ fn count_leaves<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
         0 => 1,
         1 if BULK => count_legal(pos),
         _ => {
-            let mut visitor = ChildVisitor::<BULK> {
-                parent: pos,
-                info: pos.check_info(),
-                depth: depth - 1,
-                nodes: 0,
-            };
+            let mut visitor = ChildVisitor::<BULK> { parent: pos, info: pos.check_info(), depth: depth - 1, nodes: 0 };
             generate::<AllMoves, _>(pos, &mut visitor);
             visitor.nodes
         }
@@ -58,11 +53,7 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
 pub fn divide(pos: &Position, depth: u32, pool: &WorkerPool) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
-    pool.install(|| {
-        list.par_iter()
-            .map(|&mv| (mv, perft_split(&pos.after(mv), depth.saturating_sub(1))))
-            .collect()
-    })
+    pool.install(|| list.par_iter().map(|&mv| (mv, perft_split(&pos.after(mv), depth.saturating_sub(1)))).collect())
 }
 
 /// `perft` on the pool's threads: the first two plies are split into tasks (so a few heavy root
@@ -85,10 +76,7 @@ fn perft_split(pos: &Position, depth: u32) -> u64 {
             let child = pos.after(mv);
             let mut replies = MoveList::new();
             generate_legal(&child, &mut replies);
-            replies
-                .par_iter()
-                .map(|&reply| perft(&child.after(reply), depth - 2))
-                .sum::<u64>()
+            replies.par_iter().map(|&reply| perft(&child.after(reply), depth - 2)).sum::<u64>()
         })
         .sum()
 }
@@ -135,11 +123,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
             continue;
         }
         if let Some(comment) = trimmed.strip_prefix('#') {
-            label = comment
-                .split(':')
-                .next()
-                .map(|l| l.trim().to_string())
-                .filter(|l| !l.is_empty() && !l.contains(' '));
+            label =
+                comment.split(':').next().map(|l| l.trim().to_string()).filter(|l| !l.is_empty() && !l.contains(' '));
             continue;
         }
         let mut parts = trimmed.split(';');
@@ -148,34 +133,22 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
         for part in parts {
             let fields: Vec<&str> = part.split_whitespace().collect();
             let parsed = match fields.as_slice() {
-                [depth, count] => depth
-                    .strip_prefix('D')
-                    .and_then(|d| d.parse::<u32>().ok())
-                    .zip(count.parse::<u64>().ok()),
+                [depth, count] => {
+                    depth.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()).zip(count.parse::<u64>().ok())
+                }
                 _ => None,
             };
             match parsed {
                 Some(pair) => expected.push(pair),
                 None => {
-                    return Err(SuiteError {
-                        line,
-                        reason: format!("expected ';Dn count', found ';{}'", part.trim()),
-                    })
+                    return Err(SuiteError { line, reason: format!("expected ';Dn count', found ';{}'", part.trim()) })
                 }
             }
         }
         if expected.is_empty() {
-            return Err(SuiteError {
-                line,
-                reason: "no ';Dn count' entries after the FEN".to_string(),
-            });
+            return Err(SuiteError { line, reason: "no ';Dn count' entries after the FEN".to_string() });
         }
-        cases.push(PerftCase {
-            fen,
-            expected,
-            label: label.take(),
-            line,
-        });
+        cases.push(PerftCase { fen, expected, label: label.take(), line });
     }
     Ok(cases)
 }
@@ -187,23 +160,17 @@ mod tests {
     #[test]
     fn split_perft_equals_serial_perft() {
         let pool = WorkerPool::new(2).unwrap_or_else(|e| unreachable!("{e}"));
-        let pos = Position::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap_or_else(|e| unreachable!("{e}"));
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!(perft(&pos, 3), 97_862);
         assert_eq!(perft_full(&pos, 3), 97_862);
         assert_eq!(perft_parallel(&pos, 4, &pool), perft(&pos, 4));
-        assert_eq!(
-            divide(&pos, 3, &pool).iter().map(|(_, n)| n).sum::<u64>(),
-            97_862
-        );
+        assert_eq!(divide(&pos, 3, &pool).iter().map(|(_, n)| n).sum::<u64>(), 97_862);
     }
 
     #[test]
     fn suite_lines_parse_with_labels() {
-        let text =
-            "# a comment line\n\n# kiwi: castling\nfen one ;D1 48 ;D2 2039\nfen two ;D1 20\n";
+        let text = "# a comment line\n\n# kiwi: castling\nfen one ;D1 48 ;D2 2039\nfen two ;D1 20\n";
         let cases = parse_suite(text).unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!(cases.len(), 2);
         assert_eq!(cases[0].label.as_deref(), Some("kiwi"));

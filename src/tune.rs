@@ -86,52 +86,27 @@ fn parse_line(line: &str, result_weight: f32) -> Option<(Position, f32)> {
 }
 
 fn trace(pos: &Position, result: f32) -> Sample {
-    let mut collector = Collector {
-        counts: vec![0; NUM_PARAMS],
-        phase: 0,
-        scale: FULL_SCALE,
-    };
+    let mut collector = Collector { counts: vec![0; NUM_PARAMS], phase: 0, scale: FULL_SCALE };
     evaluate_with(pos, &mut collector);
     let terms = collector
         .counts
         .iter()
         .enumerate()
         .filter(|(_, &c)| c != 0)
-        .map(|(i, &c)| {
-            (
-                i as u16,
-                c.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
-            )
-        })
+        .map(|(i, &c)| (i as u16, c.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16))
         .collect();
     let mg_weight = collector.phase as f32 / MAX_PHASE as f32;
-    let eg_weight = (MAX_PHASE - collector.phase) as f32 / MAX_PHASE as f32
-        * collector.scale as f32
-        / FULL_SCALE as f32;
-    Sample {
-        terms,
-        mg_weight,
-        eg_weight,
-        result,
-    }
+    let eg_weight =
+        (MAX_PHASE - collector.phase) as f32 / MAX_PHASE as f32 * collector.scale as f32 / FULL_SCALE as f32;
+    Sample { terms, mg_weight, eg_weight, result }
 }
 
 /// Reads `FEN;RESULT` lines (at most `limit`), resolves each to its quiet leaf and traces it.
 fn load(text: &str, limit: usize, result_weight: f32) -> Result<Vec<Sample>, DataError> {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .take(limit)
-        .collect();
-    let bad = lines
-        .par_iter()
-        .filter(|l| parse_line(l, result_weight).is_none())
-        .count();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(limit).collect();
+    let bad = lines.par_iter().filter(|l| parse_line(l, result_weight).is_none()).count();
     if bad * 100 > lines.len().max(1) {
-        return Err(DataError(format!(
-            "{bad} of {} lines are not 'FEN;RESULT'",
-            lines.len()
-        )));
+        return Err(DataError(format!("{bad} of {} lines are not 'FEN;RESULT'", lines.len())));
     }
     Ok(lines
         .par_chunks(4096)
@@ -161,10 +136,7 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 }
 
 fn mean_error(samples: &[Sample], params: &[[f64; 2]], k: f64) -> f64 {
-    let total: f64 = samples
-        .par_iter()
-        .map(|s| (f64::from(s.result) - sigmoid(k, predict(s, params))).powi(2))
-        .sum();
+    let total: f64 = samples.par_iter().map(|s| (f64::from(s.result) - sigmoid(k, predict(s, params))).powi(2)).sum();
     total / samples.len().max(1) as f64
 }
 
@@ -240,16 +212,10 @@ pub fn tune(
         return Err(DataError("no positions to tune on".to_string()));
     }
     log(&format!("{} positions traced", samples.len()));
-    let mut params: Vec<[f64; 2]> = start
-        .iter()
-        .map(|s| [f64::from(s.mg), f64::from(s.eg)])
-        .collect();
+    let mut params: Vec<[f64; 2]> = start.iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
     let initial = params.clone();
     let k = fit_k(&samples, &params);
-    log(&format!(
-        "K = {k:.4}, error {:.6}",
-        mean_error(&samples, &params, k)
-    ));
+    log(&format!("K = {k:.4}, error {:.6}", mean_error(&samples, &params, k)));
     let n = samples.len() as f64;
     let (beta1, beta2, epsilon) = (0.9, 0.999, 1e-8);
     let mut m = vec![[0.0f64; 2]; NUM_PARAMS];
@@ -267,16 +233,10 @@ pub fn tune(
             }
         }
         if epoch % 50 == 0 || epoch == config.epochs {
-            log(&format!(
-                "epoch {epoch}: error {:.6}",
-                mean_error(&samples, &params, k)
-            ));
+            log(&format!("epoch {epoch}: error {:.6}", mean_error(&samples, &params, k)));
         }
     }
-    Ok(params
-        .iter()
-        .map(|p| Score::new(p[0].round() as i32, p[1].round() as i32))
-        .collect())
+    Ok(params.iter().map(|p| Score::new(p[0].round() as i32, p[1].round() as i32)).collect())
 }
 
 /// The Rust source of `src/eval/params.rs` for `params`.
@@ -290,10 +250,7 @@ pub fn render_params(params: &[Score], provenance: &str) -> String {
     for &(name, start, len) in TERMS {
         let _ = writeln!(out, "    // {name}");
         for row in params[start..start + len].chunks(8) {
-            let cells: Vec<String> = row
-                .iter()
-                .map(|p| format!("s({}, {}),", p.mg, p.eg))
-                .collect();
+            let cells: Vec<String> = row.iter().map(|p| format!("s({}, {}),", p.mg, p.eg)).collect();
             let _ = writeln!(out, "    {}", cells.join(" "));
         }
     }
@@ -308,10 +265,8 @@ mod tests {
     #[test]
     fn traced_terms_reproduce_the_evaluation() {
         // The tuner's linear model must give the engine's own evaluation (up to rounding).
-        let params: Vec<[f64; 2]> = crate::eval::current_params()
-            .iter()
-            .map(|s| [f64::from(s.mg), f64::from(s.eg)])
-            .collect();
+        let params: Vec<[f64; 2]> =
+            crate::eval::current_params().iter().map(|s| [f64::from(s.mg), f64::from(s.eg)]).collect();
         for fen in [
             crate::position::START_FEN,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",

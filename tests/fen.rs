@@ -11,8 +11,7 @@ fn every_suite_fen_round_trips() {
         let path = format!("{}/perft-suites/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("suite file");
         for case in parse_suite(&text).expect("suite parses") {
-            let pos = Position::from_fen(&case.fen)
-                .unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
+            let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
             assert_eq!(pos.to_fen(), case.fen, "{name} line {}", case.line);
             count += 1;
         }

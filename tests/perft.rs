@@ -8,11 +8,7 @@ use springer::threads::WorkerPool;
 /// Depths whose expected count is at most this are checked here (nearly all of them in release,
 /// where the suites take seconds); the few deeper ones run through `springer perft-suite`.
 /// Debug builds check every make against a from-scratch key, so they stop far earlier.
-const MAX_NODES: u64 = if cfg!(debug_assertions) {
-    200_000
-} else {
-    200_000_000
-};
+const MAX_NODES: u64 = if cfg!(debug_assertions) { 200_000 } else { 200_000_000 };
 
 fn suite(name: &str) -> Vec<PerftCase> {
     let path = format!("{}/perft-suites/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -26,16 +22,18 @@ fn check_suite(name: &str) {
     let pool = WorkerPool::new(2).expect("two worker threads");
     let mut failures = Vec::new();
     for case in &cases {
-        let pos = Position::from_fen(&case.fen)
-            .unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
+        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
         for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= MAX_NODES) {
             let got = perft_parallel(&pos, depth, &pool);
             if got != expected {
-                let detail: Vec<String> = divide(&pos, depth, &pool)
-                    .iter()
-                    .map(|(mv, n)| format!("{}: {n}", mv.to_uci(true)))
-                    .collect();
-                failures.push(format!("{name} line {} depth {depth}: expected {expected}, got {got}\n  {}\n  divide: {}", case.line, case.fen, detail.join(", ")));
+                let detail: Vec<String> =
+                    divide(&pos, depth, &pool).iter().map(|(mv, n)| format!("{}: {n}", mv.to_uci(true))).collect();
+                failures.push(format!(
+                    "{name} line {} depth {depth}: expected {expected}, got {got}\n  {}\n  divide: {}",
+                    case.line,
+                    case.fen,
+                    detail.join(", ")
+                ));
                 break;
             }
         }
@@ -66,11 +64,6 @@ fn split_and_full_perft_equal_serial_perft() {
         let serial = perft(&pos, 4);
         assert_eq!(perft_parallel(&pos, 4, &pool), serial, "{}", case.fen);
         assert_eq!(perft_full(&pos, 3), perft(&pos, 3), "{}", case.fen);
-        assert_eq!(
-            divide(&pos, 4, &pool).iter().map(|(_, n)| n).sum::<u64>(),
-            serial,
-            "{}",
-            case.fen
-        );
+        assert_eq!(divide(&pos, 4, &pool).iter().map(|(_, n)| n).sum::<u64>(), serial, "{}", case.fen);
     }
 }

@@ -21,11 +21,7 @@ fn assert_consistent(pos: &Position, context: &str) {
     assert_eq!(pos.key(), pos.compute_key(), "key: {context}");
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
-    assert_eq!(
-        pos.checkers(),
-        pos.attackers_to(ksq, pos.occupied()) & pos.color(!us),
-        "checkers: {context}"
-    );
+    assert_eq!(pos.checkers(), pos.attackers_to(ksq, pos.occupied()) & pos.color(!us), "checkers: {context}");
     let mut union = Bitboard::EMPTY;
     for piece in Piece::ALL {
         let bb = pos.pieces_of_kind(piece);
@@ -36,15 +32,8 @@ fn assert_consistent(pos: &Position, context: &str) {
         }
     }
     assert_eq!(union, pos.occupied(), "occupancy: {context}");
-    assert!(
-        (pos.color(Color::White) & pos.color(Color::Black)).is_empty(),
-        "colours overlap: {context}"
-    );
-    assert_eq!(
-        Position::from_fen(&pos.to_fen()).as_ref(),
-        Ok(pos),
-        "FEN round trip: {context}"
-    );
+    assert!((pos.color(Color::White) & pos.color(Color::Black)).is_empty(), "colours overlap: {context}");
+    assert_eq!(Position::from_fen(&pos.to_fen()).as_ref(), Ok(pos), "FEN round trip: {context}");
 }
 
 #[test]
@@ -74,18 +63,8 @@ fn zobrist_incremental_matches_recomputed() {
             let before = pos.to_fen();
             pos.make_move(mv);
             moves_played += 1;
-            assert_eq!(
-                gives_check,
-                pos.is_check(),
-                "gives_check of {mv:?} in {before}"
-            );
-            assert_consistent(
-                &pos,
-                &format!(
-                    "game {game} ply {ply} after {} from {before}",
-                    mv.to_uci(true)
-                ),
-            );
+            assert_eq!(gives_check, pos.is_check(), "gives_check of {mv:?} in {before}");
+            assert_consistent(&pos, &format!("game {game} ply {ply} after {} from {before}", mv.to_uci(true)));
         }
     }
     assert!(moves_played > 50_000, "{moves_played}");
@@ -93,9 +72,7 @@ fn zobrist_incremental_matches_recomputed() {
 
 #[test]
 fn null_move_flips_side_and_key() {
-    let mut pos =
-        Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
-            .expect("valid");
+    let mut pos = Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").expect("valid");
     let key = pos.key();
     pos.make_null_move();
     assert_eq!(pos.side_to_move(), Color::Black);
@@ -107,13 +84,9 @@ fn null_move_flips_side_and_key() {
 #[test]
 fn mirrored_position_has_mirrored_moves() {
     let pos =
-        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .expect("valid");
+        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").expect("valid");
     let mirror = pos.mirrored();
     assert_eq!(mirror.mirrored(), pos);
     assert_eq!(mirror.key(), mirror.compute_key());
-    assert_eq!(
-        springer::perft::perft(&mirror, 3),
-        springer::perft::perft(&pos, 3)
-    );
+    assert_eq!(springer::perft::perft(&mirror, 3), springer::perft::perft(&pos, 3));
 }

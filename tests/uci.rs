@@ -34,11 +34,7 @@ impl Engine {
                 }
             }
         });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
+        Engine { child, stdin, lines }
     }
 
     fn send(&mut self, line: &str) {
@@ -69,11 +65,7 @@ impl Engine {
         self.send(position);
         self.send(go);
         let lines = self.until("bestmove", Duration::from_secs(30));
-        let best = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or_default()
-            .to_string();
+        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
         (best, lines)
     }
 }
@@ -100,12 +92,7 @@ fn handshake_lists_options_and_answers_isready() {
     assert!(lines.iter().any(|l| l.starts_with("id name Springer")));
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for option in ["Hash", "Threads", "Move Overhead", "Clear Hash"] {
-        assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {option} type"))),
-            "{option}"
-        );
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
     }
     e.send("isready");
     e.until("readyok", Duration::from_secs(5));
@@ -145,10 +132,7 @@ fn one_legal_move_stalemate_and_checkmate() {
     }
     let (stalemate, _) = e.bestmove("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 5");
     assert_eq!(stalemate, "0000");
-    let (mated, lines) = e.bestmove(
-        "position fen R6k/8/6K1/8/8/8/8/8 b - - 0 1",
-        "go movetime 100",
-    );
+    let (mated, lines) = e.bestmove("position fen R6k/8/6K1/8/8/8/8/8 b - - 0 1", "go movetime 100");
     assert_eq!(mated, "0000", "{lines:?}");
 }
 
@@ -158,53 +142,24 @@ fn mates_are_found_with_the_right_distance() {
     // Distances verified with Stockfish 15.1 at depth 20+.
     for (fen, moves, solution) in [
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, Some("a1a8")),
-        (
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1",
-            1,
-            Some("f3f7"),
-        ),
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1, Some("f3f7")),
         ("k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, None),
-        (
-            "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
-            2,
-            Some("g2g1"),
-        ),
-        (
-            "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
-            3,
-            None,
-        ),
-        (
-            "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1",
-            3,
-            None,
-        ),
+        ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2, Some("g2g1")),
+        ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3, None),
+        ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3, None),
         ("7k/8/8/8/4K3/8/8/1Q6 w - - 0 1", 4, None),
     ] {
         let (best, lines) = e.bestmove(&format!("position fen {fen}"), &format!("go mate {moves}"));
-        let last_info = lines
-            .iter()
-            .rev()
-            .find(|l| l.contains(" score "))
-            .cloned()
-            .unwrap_or_default();
-        assert!(
-            last_info.contains(&format!("score mate {moves} ")),
-            "{fen}: {last_info}"
-        );
+        let last_info = lines.iter().rev().find(|l| l.contains(" score ")).cloned().unwrap_or_default();
+        assert!(last_info.contains(&format!("score mate {moves} ")), "{fen}: {last_info}");
         if let Some(solution) = solution {
             assert_eq!(best, solution, "{fen}");
         }
         assert!(legal_moves(fen).contains(&best));
     }
     // The side being mated sees a negative mate score: Kb8 is forced, then Rh1-h8 mates.
-    let (_, lines) = e.bestmove("position fen k7/8/1K6/8/8/8/8/1R6 b - - 0 1", "go depth 8");
-    let last_info = lines
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score "))
-        .cloned()
-        .unwrap_or_default();
+    let (_, lines) = e.bestmove("position fen k7/8/1K6/8/8/8/8/1R6 b - - 0 1", "go depth 20");
+    let last_info = lines.iter().rev().find(|l| l.contains(" score ")).cloned().unwrap_or_default();
     assert!(last_info.contains("score mate -2 "), "{last_info}");
 }
 
@@ -217,36 +172,18 @@ fn stop_ends_infinite_search_and_isready_answers_during_search() {
     let asked = Instant::now();
     e.send("isready");
     let lines = e.until("readyok", Duration::from_secs(2));
-    assert!(
-        asked.elapsed() < Duration::from_millis(500),
-        "readyok took {:?}",
-        asked.elapsed()
-    );
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "no bestmove before stop: {lines:?}"
-    );
+    assert!(asked.elapsed() < Duration::from_millis(500), "readyok took {:?}", asked.elapsed());
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "no bestmove before stop: {lines:?}");
     let stopped = Instant::now();
     e.send("stop");
     let lines = e.until("bestmove", Duration::from_secs(2));
-    assert!(
-        stopped.elapsed() < Duration::from_millis(500),
-        "stop took {:?}",
-        stopped.elapsed()
-    );
-    let best = lines
-        .last()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .unwrap_or_default()
-        .to_string();
+    assert!(stopped.elapsed() < Duration::from_millis(500), "stop took {:?}", stopped.elapsed());
+    let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
     assert!(legal_moves(springer::position::START_FEN).contains(&best));
     // Exactly one bestmove: nothing more arrives.
     e.send("isready");
     let after = e.until("readyok", Duration::from_secs(2));
-    assert!(
-        !after.iter().any(|l| l.starts_with("bestmove")),
-        "{after:?}"
-    );
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
 }
 
 #[test]
@@ -257,15 +194,8 @@ fn infinite_search_of_a_quick_mate_waits_for_stop() {
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
     let lines = e.until("readyok", Duration::from_secs(2));
-    assert!(
-        !lines.iter().any(|l| l.starts_with("bestmove")),
-        "{lines:?}"
-    );
-    assert!(
-        lines.iter().filter(|l| l.starts_with("info")).count() < 60,
-        "too many info lines: {}",
-        lines.len()
-    );
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+    assert!(lines.iter().filter(|l| l.starts_with("info")).count() < 60, "too many info lines: {}", lines.len());
     e.send("stop");
     let lines = e.until("bestmove", Duration::from_secs(2));
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove a1a8")));
@@ -275,14 +205,8 @@ fn infinite_search_of_a_quick_mate_waits_for_stop() {
 fn tiny_clock_still_gives_a_legal_move() {
     let mut e = Engine::start();
     let started = Instant::now();
-    let (best, _) = e.bestmove(
-        "position startpos moves e2e4 e7e5 g1f3",
-        "go wtime 1 btime 1",
-    );
-    assert!(
-        legal_moves("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
-            .contains(&best)
-    );
+    let (best, _) = e.bestmove("position startpos moves e2e4 e7e5 g1f3", "go wtime 1 btime 1");
+    assert!(legal_moves("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").contains(&best));
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 
@@ -304,17 +228,11 @@ fn bad_input_gets_info_string_and_the_engine_goes_on() {
             assert!(lines.iter().any(|l| l.contains("'x'")));
             e.send("stop");
             let lines = e.until("bestmove", Duration::from_secs(2));
-            assert!(
-                lines.last().is_some_and(|l| l.starts_with("bestmove")),
-                "{bad}: {lines:?}"
-            );
+            assert!(lines.last().is_some_and(|l| l.starts_with("bestmove")), "{bad}: {lines:?}");
             continue;
         }
         let lines = e.until("info string", Duration::from_secs(2));
-        assert!(
-            lines.last().is_some_and(|l| l.contains("error")),
-            "{bad}: {lines:?}"
-        );
+        assert!(lines.last().is_some_and(|l| l.contains("error")), "{bad}: {lines:?}");
         e.send("isready");
         e.until("readyok", Duration::from_secs(2));
     }
@@ -336,10 +254,7 @@ fn end_of_input_counts_as_quit() {
             assert!(status.success());
             break;
         }
-        assert!(
-            Instant::now() < deadline,
-            "the engine did not exit at end of input"
-        );
+        assert!(Instant::now() < deadline, "the engine did not exit at end of input");
         std::thread::sleep(Duration::from_millis(20));
     }
 }

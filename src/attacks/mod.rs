@@ -143,14 +143,8 @@ mod tests {
         for sq in Square::ALL {
             for occ in random_occupancies() {
                 let i = sq.index();
-                assert_eq!(
-                    rook(sq, Bitboard(occ)).0,
-                    tablegen::slider_attacks(i, occ, &tablegen::ROOK_DIRECTIONS)
-                );
-                assert_eq!(
-                    bishop(sq, Bitboard(occ)).0,
-                    tablegen::slider_attacks(i, occ, &tablegen::BISHOP_DIRECTIONS)
-                );
+                assert_eq!(rook(sq, Bitboard(occ)).0, tablegen::slider_attacks(i, occ, &tablegen::ROOK_DIRECTIONS));
+                assert_eq!(bishop(sq, Bitboard(occ)).0, tablegen::slider_attacks(i, occ, &tablegen::BISHOP_DIRECTIONS));
             }
         }
     }

@@ -8,7 +8,7 @@ pub mod terms;
 
 use crate::attacks;
 use crate::position::Position;
-use crate::types::{Bitboard, Color, File, Piece, Square};
+use crate::types::{Bitboard, Color, File, Piece, Rank, Square};
 use params::PARAMS;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 use terms::*;
@@ -143,10 +143,7 @@ impl Trace for Breakdown {
 /// The evaluation of `pos` split by term.
 pub fn breakdown(pos: &Position) -> Breakdown {
     let mut totals = Breakdown {
-        terms: TERMS
-            .iter()
-            .map(|&(name, _, _)| (name, Score::default(), Score::default()))
-            .collect(),
+        terms: TERMS.iter().map(|&(name, _, _)| (name, Score::default(), Score::default())).collect(),
         phase: 0,
         scale: FULL_SCALE,
         white_score: 0,
@@ -186,11 +183,7 @@ fn relative(color: Color, sq: Square) -> Square {
 
 impl<'a, T: Trace> Evaluation<'a, T> {
     fn new(pos: &'a Position, trace: &'a mut T) -> Evaluation<'a, T> {
-        Evaluation {
-            pos,
-            trace,
-            score: Score::default(),
-        }
+        Evaluation { pos, trace, score: Score::default() }
     }
 
     /// Adds `count` times parameter `param` for `color` (subtracted for Black).
@@ -219,17 +212,14 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         for color in Color::ALL {
             let ksq = pos.king_square(color);
             maps.king_zone[color] = attacks::king(ksq).with(ksq);
-            maps.by_kind[color][Piece::Pawn] =
-                attacks::pawns_attacks(color, pos.pieces(color, Piece::Pawn));
+            maps.by_kind[color][Piece::Pawn] = attacks::pawns_attacks(color, pos.pieces(color, Piece::Pawn));
             maps.by_kind[color][Piece::King] = attacks::king(ksq);
         }
         for color in Color::ALL {
             self.pieces(color, &mut maps);
         }
         for color in Color::ALL {
-            maps.all[color] = maps.by_kind[color]
-                .iter()
-                .fold(Bitboard::EMPTY, |all, &bb| all | bb);
+            maps.all[color] = maps.by_kind[color].iter().fold(Bitboard::EMPTY, |all, &bb| all | bb);
         }
         for color in Color::ALL {
             self.pawns(color);
@@ -241,8 +231,7 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         let phase = game_phase(pos);
         let scale = endgame_scale(pos, self.score.eg);
         self.trace.blend(phase, scale);
-        (self.score.mg * phase + self.score.eg * scale / FULL_SCALE * (MAX_PHASE - phase))
-            / MAX_PHASE
+        (self.score.mg * phase + self.score.eg * scale / FULL_SCALE * (MAX_PHASE - phase)) / MAX_PHASE
     }
 
     /// Material, piece-square tables, mobility and piece bonuses of `color`'s pieces; fills
@@ -256,16 +245,13 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         let enemy_pawn_attacks = attacks::pawns_attacks(them, enemy_pawns);
         let mobility_area = !(own_pawns | pos.pieces(color, Piece::King) | enemy_pawn_attacks);
         let enemy_zone = maps.king_zone[them];
+        let enemy_pawn_span = pawn_attack_span(them, enemy_pawns);
         let mut units = 0;
 
         for piece in Piece::ALL {
             for sq in pos.pieces(color, piece) {
                 self.add(color, MATERIAL + piece.index(), 1);
-                self.add(
-                    color,
-                    PST + piece.index() * 64 + relative(color, sq).index(),
-                    1,
-                );
+                self.add(color, PST + piece.index() * 64 + relative(color, sq).index(), 1);
                 let reach = match piece {
                     Piece::Pawn | Piece::King => continue,
                     Piece::Knight => attacks::knight(sq),
@@ -288,6 +274,9 @@ impl<'a, T: Trace> Evaluation<'a, T> {
                 }
                 match piece {
                     Piece::Rook => {
+                        if relative(color, sq).rank() == Rank::Seventh {
+                            self.add(color, ROOK_ON_SEVENTH, 1);
+                        }
                         let file = Bitboard::file(sq.file());
                         if (file & (own_pawns | enemy_pawns)).is_empty() {
                             self.add(color, ROOK_OPEN_FILE, 1);
@@ -297,11 +286,19 @@ impl<'a, T: Trace> Evaluation<'a, T> {
                     }
                     Piece::Knight | Piece::Bishop => {
                         let defended_by_pawn = (attacks::pawn(them, sq) & own_pawns).is_nonempty();
-                        if defended_by_pawn
-                            && (pawn_attack_span(them, enemy_pawns) & Bitboard::from_square(sq))
-                                .is_empty()
-                        {
+                        if defended_by_pawn && !enemy_pawn_span.contains(sq) {
                             self.add(color, OUTPOST, 1);
+                        }
+                        if (Bitboard::from_square(sq).forward(color.is_white()) & own_pawns).is_nonempty() {
+                            self.add(color, MINOR_BEHIND_PAWN, 1);
+                        }
+                        if piece == Piece::Bishop {
+                            let same_color = if Bitboard::LIGHT_SQUARES.contains(sq) {
+                                Bitboard::LIGHT_SQUARES
+                            } else {
+                                !Bitboard::LIGHT_SQUARES
+                            };
+                            self.add(color, BISHOP_PAWNS_SAME_COLOR, (own_pawns & same_color).count() as i32);
                         }
                     }
                     _ => {}
@@ -353,16 +350,11 @@ impl<'a, T: Trace> Evaluation<'a, T> {
                 if (pos.occupied() & ahead).is_empty() {
                     self.add(color, PASSED_FREE_PATH + rank, 1);
                 }
-                self.add(
-                    color,
-                    PASSED_OWN_KING_DISTANCE + distance(own_king, stop),
-                    1,
-                );
-                self.add(
-                    color,
-                    PASSED_ENEMY_KING_DISTANCE + distance(enemy_king, stop),
-                    1,
-                );
+                if pos.color(them).contains(stop) {
+                    self.add(color, PASSED_BLOCKED + rank, 1);
+                }
+                self.add(color, PASSED_OWN_KING_DISTANCE + distance(own_king, stop), 1);
+                self.add(color, PASSED_ENEMY_KING_DISTANCE + distance(enemy_king, stop), 1);
             }
         }
     }
@@ -377,11 +369,7 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         let next = Bitboard::from_square(ksq).forward(white);
         let shield = next | next.east() | next.west();
         self.add(color, KING_SHIELD, (shield & own_pawns).count() as i32);
-        self.add(
-            color,
-            KING_SHIELD + 1,
-            (shield.forward(white) & own_pawns).count() as i32,
-        );
+        self.add(color, KING_SHIELD + 1, (shield.forward(white) & own_pawns).count() as i32);
         if (Bitboard::file(ksq.file()) & own_pawns).is_empty() {
             self.add(color, KING_SEMI_OPEN_FILE, 1);
         }
@@ -396,14 +384,10 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         let rook_lines = attacks::rook(ksq, occupied);
         let bishop_checks = bishop_lines & maps.by_kind[them][Piece::Bishop] & reachable;
         let rook_checks = rook_lines & maps.by_kind[them][Piece::Rook] & reachable;
-        let queen_checks =
-            (bishop_lines | rook_lines) & maps.by_kind[them][Piece::Queen] & reachable;
+        let queen_checks = (bishop_lines | rook_lines) & maps.by_kind[them][Piece::Queen] & reachable;
         let mut units = maps.king_units[color];
-        units += 3
-            * (knight_checks.count()
-                + bishop_checks.count()
-                + rook_checks.count()
-                + queen_checks.count()) as i32;
+        units +=
+            3 * (knight_checks.count() + bishop_checks.count() + rook_checks.count() + queen_checks.count()) as i32;
         if pos.pieces(them, Piece::Queen).is_empty() {
             units /= 2;
         }
@@ -419,13 +403,7 @@ impl<'a, T: Trace> Evaluation<'a, T> {
         let by_minor = maps.by_kind[them][Piece::Knight] | maps.by_kind[them][Piece::Bishop];
         // The design's mask: our pieces the enemy attacks and we do not defend.
         let undefended = ours & maps.all[them] & !maps.all[color];
-        for piece in [
-            Piece::Pawn,
-            Piece::Knight,
-            Piece::Bishop,
-            Piece::Rook,
-            Piece::Queen,
-        ] {
+        for piece in [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
             let mine = pos.pieces(color, piece);
             if mine.is_empty() {
                 continue;
@@ -460,13 +438,7 @@ fn adjacent_files(file: File) -> Bitboard {
 /// The squares ahead of `sq` on its file, from `color`'s point of view.
 #[inline]
 fn forward_span(color: Color, sq: Square) -> Bitboard {
-    let mut span = Bitboard::EMPTY;
-    let mut bb = Bitboard::from_square(sq).forward(color.is_white());
-    while bb.is_nonempty() {
-        span |= bb;
-        bb = bb.forward(color.is_white());
-    }
-    span
+    Bitboard::file(sq.file()) & forward_span_all(color, sq)
 }
 
 /// Every square on ranks ahead of `sq`'s rank, from `color`'s point of view.
@@ -474,28 +446,35 @@ fn forward_span(color: Color, sq: Square) -> Bitboard {
 fn forward_span_all(color: Color, sq: Square) -> Bitboard {
     let rank = sq.rank().index() as u32;
     match color {
-        Color::White => Bitboard(if rank >= 7 {
-            0
-        } else {
-            !0u64 << (8 * (rank + 1))
-        }),
-        Color::Black => Bitboard(if rank == 0 {
-            0
-        } else {
-            !0u64 >> (8 * (8 - rank))
-        }),
+        Color::White => Bitboard(if rank >= 7 { 0 } else { !0u64 << (8 * (rank + 1)) }),
+        Color::Black => Bitboard(if rank == 0 { 0 } else { !0u64 >> (8 * (8 - rank)) }),
     }
+}
+
+/// `bb` smeared toward `color`'s promotion rank (each square plus all squares ahead of it).
+#[inline]
+fn fill_forward(color: Color, bb: Bitboard) -> Bitboard {
+    let mut x = bb.0;
+    match color {
+        Color::White => {
+            x |= x << 8;
+            x |= x << 16;
+            x |= x << 32;
+        }
+        Color::Black => {
+            x |= x >> 8;
+            x |= x >> 16;
+            x |= x >> 32;
+        }
+    }
+    Bitboard(x)
 }
 
 /// Every square some pawn of `pawns` (of `color`) could ever attack by advancing.
 #[inline]
 fn pawn_attack_span(color: Color, pawns: Bitboard) -> Bitboard {
-    let mut span = Bitboard::EMPTY;
-    for sq in pawns {
-        let ahead = forward_span(color, sq) | Bitboard::from_square(sq);
-        span |= (ahead.east() | ahead.west()).forward(color.is_white());
-    }
-    span
+    let ahead = fill_forward(color, pawns.forward(color.is_white()));
+    ahead.east() | ahead.west()
 }
 
 /// King distance (Chebyshev) between two squares.
@@ -508,8 +487,7 @@ fn distance(a: Square, b: Square) -> usize {
 
 /// The game phase from the pieces on the board, `MAX_PHASE` in the opening down to 0.
 pub fn game_phase(pos: &Position) -> i32 {
-    let minors =
-        (pos.pieces_of_kind(Piece::Knight) | pos.pieces_of_kind(Piece::Bishop)).count() as i32;
+    let minors = (pos.pieces_of_kind(Piece::Knight) | pos.pieces_of_kind(Piece::Bishop)).count() as i32;
     let rooks = pos.pieces_of_kind(Piece::Rook).count() as i32;
     let queens = pos.pieces_of_kind(Piece::Queen).count() as i32;
     (minors + 2 * rooks + 4 * queens).min(MAX_PHASE)
@@ -518,10 +496,7 @@ pub fn game_phase(pos: &Position) -> i32 {
 /// Non-pawn material of `color` in the base piece values.
 fn non_pawn_material(pos: &Position, color: Color) -> i32 {
     let count = |piece| pos.pieces(color, piece).count() as i32;
-    300 * count(Piece::Knight)
-        + 325 * count(Piece::Bishop)
-        + 500 * count(Piece::Rook)
-        + 900 * count(Piece::Queen)
+    300 * count(Piece::Knight) + 325 * count(Piece::Bishop) + 500 * count(Piece::Rook) + 900 * count(Piece::Queen)
 }
 
 /// How much of the endgame score survives (of `FULL_SCALE`): drawish material shrinks it.
@@ -544,9 +519,7 @@ fn endgame_scale(pos: &Position, eg: i32) -> i32 {
 
 /// Whether neither side can possibly mate: bare kings, or a lone minor piece against a king.
 pub fn is_insufficient_material(pos: &Position) -> bool {
-    let heavy = pos.pieces_of_kind(Piece::Pawn)
-        | pos.pieces_of_kind(Piece::Rook)
-        | pos.pieces_of_kind(Piece::Queen);
+    let heavy = pos.pieces_of_kind(Piece::Pawn) | pos.pieces_of_kind(Piece::Rook) | pos.pieces_of_kind(Piece::Queen);
     if heavy.is_nonempty() {
         return false;
     }
@@ -571,12 +544,7 @@ mod tests {
         ] {
             let mut pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             for _ in 0..120 {
-                assert_eq!(
-                    evaluate(&pos),
-                    evaluate(&pos.mirrored()),
-                    "{}",
-                    pos.to_fen()
-                );
+                assert_eq!(evaluate(&pos), evaluate(&pos.mirrored()), "{}", pos.to_fen());
                 checked += 1;
                 let mut list = MoveList::new();
                 generate_legal(&pos, &mut list);
@@ -596,29 +564,41 @@ mod tests {
     fn start_position_is_balanced_and_material_counts() {
         let start = Position::startpos();
         assert!(evaluate(&start).abs() < 50);
-        let queen_up =
-            Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-                .unwrap_or_else(|e| unreachable!("{e}"));
+        let queen_up = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
         assert!(evaluate(&queen_up) > 500);
-        let black_view =
-            Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
-                .unwrap_or_else(|e| unreachable!("{e}"));
+        let black_view = Position::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
         assert!(evaluate(&black_view) < -500);
     }
 
     #[test]
+    fn pawn_spans_match_square_by_square_walks() {
+        let pawns = Bitboard::from_square(Square::C2) | Square::F5.into() | Square::H7.into();
+        for color in Color::ALL {
+            let mut walked = Bitboard::EMPTY;
+            for sq in pawns {
+                let mut ahead = Bitboard::from_square(sq).forward(color.is_white());
+                while ahead.is_nonempty() {
+                    walked |= ahead.east() | ahead.west();
+                    ahead = ahead.forward(color.is_white());
+                }
+            }
+            assert_eq!(pawn_attack_span(color, pawns), walked, "{color:?}");
+        }
+        assert_eq!(forward_span(Color::White, Square::E2).count(), 6);
+        assert_eq!(forward_span(Color::Black, Square::E2).count(), 1);
+    }
+
+    #[test]
     fn insufficient_material_is_zero() {
-        for fen in [
-            "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
-            "8/8/4k3/8/8/3BK3/8/8 b - - 0 1",
-            "8/8/4k3/8/8/4K3/8/8 w - - 0 1",
-        ] {
+        for fen in ["8/8/4k3/8/8/3NK3/8/8 w - - 0 1", "8/8/4k3/8/8/3BK3/8/8 b - - 0 1", "8/8/4k3/8/8/4K3/8/8 w - - 0 1"]
+        {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             assert!(is_insufficient_material(&pos));
             assert_eq!(evaluate(&pos), 0);
         }
-        let rook = Position::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1")
-            .unwrap_or_else(|e| unreachable!("{e}"));
+        let rook = Position::from_fen("8/8/4k3/8/8/3RK3/8/8 w - - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
         assert!(!is_insufficient_material(&rook) && evaluate(&rook) > 300);
     }
 }

@@ -82,6 +82,8 @@ pub static PARAMS: [Score; super::terms::NUM_PARAMS] = [
     s(-1, 17), s(5, 42), s(11, 18), s(-14, 0), s(-4, -15), s(-13, -26), s(10, -23), s(-6, -16),
     // PASSED_ENEMY_KING_DISTANCE
     s(-33, -48), s(7, -26), s(25, -11), s(0, 4), s(6, 15), s(-19, 29), s(-6, 31), s(9, 40),
+    // PASSED_BLOCKED
+    s(0, 0), s(0, 0), s(0, 0), s(0, -5), s(0, -10), s(0, -20), s(0, -30), s(0, 0),
     // CONNECTED_PAWN
     s(0, 0), s(5, 2), s(24, 5), s(20, 3), s(21, 1), s(27, 36), s(54, 55), s(0, 0),
     // ISOLATED_PAWN
@@ -96,8 +98,14 @@ pub static PARAMS: [Score; super::terms::NUM_PARAMS] = [
     s(24, 4),
     // ROOK_SEMI_OPEN_FILE
     s(14, -4),
+    // ROOK_ON_SEVENTH
+    s(10, 20),
     // OUTPOST
     s(16, 14),
+    // MINOR_BEHIND_PAWN
+    s(8, 0),
+    // BISHOP_PAWNS_SAME_COLOR
+    s(-2, -4),
     // KING_SHIELD
     s(13, -1), s(-3, 3),
     // KING_SEMI_OPEN_FILE

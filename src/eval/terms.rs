@@ -22,8 +22,10 @@ pub const PASSED_FREE_PATH: usize = PASSED_PAWN + 8;
 pub const PASSED_OWN_KING_DISTANCE: usize = PASSED_FREE_PATH + 8;
 /// Passed pawn: distance (0..=7) from the enemy king to its stop square.
 pub const PASSED_ENEMY_KING_DISTANCE: usize = PASSED_OWN_KING_DISTANCE + 8;
+/// Passed pawn whose stop square holds an enemy piece, by relative rank.
+pub const PASSED_BLOCKED: usize = PASSED_ENEMY_KING_DISTANCE + 8;
 /// A pawn defended by a pawn or beside one (a phalanx), by relative rank.
-pub const CONNECTED_PAWN: usize = PASSED_ENEMY_KING_DISTANCE + 8;
+pub const CONNECTED_PAWN: usize = PASSED_BLOCKED + 8;
 /// A pawn with no friendly pawn on either adjacent file.
 pub const ISOLATED_PAWN: usize = CONNECTED_PAWN + 8;
 /// Each pawn beyond the first on a file.
@@ -36,10 +38,16 @@ pub const BISHOP_PAIR: usize = BACKWARD_PAWN + 1;
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 /// A rook on a file without friendly pawns.
 pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+/// A rook on the seventh rank (relative).
+pub const ROOK_ON_SEVENTH: usize = ROOK_SEMI_OPEN_FILE + 1;
 /// A knight or bishop on a square no enemy pawn can attack, defended by a pawn.
-pub const OUTPOST: usize = ROOK_SEMI_OPEN_FILE + 1;
+pub const OUTPOST: usize = ROOK_ON_SEVENTH + 1;
+/// A knight or bishop right behind a friendly pawn.
+pub const MINOR_BEHIND_PAWN: usize = OUTPOST + 1;
+/// Each friendly pawn on the squares of a bishop's colour, per bishop.
+pub const BISHOP_PAWNS_SAME_COLOR: usize = MINOR_BEHIND_PAWN + 1;
 /// Pawns in front of the king: on the next rank (0) and the one after (1).
-pub const KING_SHIELD: usize = OUTPOST + 1;
+pub const KING_SHIELD: usize = BISHOP_PAWNS_SAME_COLOR + 1;
 /// The king on a file without friendly pawns.
 pub const KING_SEMI_OPEN_FILE: usize = KING_SHIELD + 2;
 /// King danger by attack units (see `king.rs`), capped at `KING_DANGER_UNITS - 1`.
@@ -71,6 +79,7 @@ pub const TERMS: &[(&str, usize, usize)] = &[
     ("PASSED_FREE_PATH", PASSED_FREE_PATH, 8),
     ("PASSED_OWN_KING_DISTANCE", PASSED_OWN_KING_DISTANCE, 8),
     ("PASSED_ENEMY_KING_DISTANCE", PASSED_ENEMY_KING_DISTANCE, 8),
+    ("PASSED_BLOCKED", PASSED_BLOCKED, 8),
     ("CONNECTED_PAWN", CONNECTED_PAWN, 8),
     ("ISOLATED_PAWN", ISOLATED_PAWN, 1),
     ("DOUBLED_PAWN", DOUBLED_PAWN, 1),
@@ -78,7 +87,10 @@ pub const TERMS: &[(&str, usize, usize)] = &[
     ("BISHOP_PAIR", BISHOP_PAIR, 1),
     ("ROOK_OPEN_FILE", ROOK_OPEN_FILE, 1),
     ("ROOK_SEMI_OPEN_FILE", ROOK_SEMI_OPEN_FILE, 1),
+    ("ROOK_ON_SEVENTH", ROOK_ON_SEVENTH, 1),
     ("OUTPOST", OUTPOST, 1),
+    ("MINOR_BEHIND_PAWN", MINOR_BEHIND_PAWN, 1),
+    ("BISHOP_PAWNS_SAME_COLOR", BISHOP_PAWNS_SAME_COLOR, 1),
     ("KING_SHIELD", KING_SHIELD, 2),
     ("KING_SEMI_OPEN_FILE", KING_SEMI_OPEN_FILE, 1),
     ("KING_DANGER", KING_DANGER, KING_DANGER_UNITS),

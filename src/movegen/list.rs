@@ -19,10 +19,7 @@ impl MoveList {
     /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NULL; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
     }
 
     /// Appends `mv`.

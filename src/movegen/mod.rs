@@ -179,9 +179,8 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     if G::QUIET && checkers.is_empty() && pos.castling_rights().has_any(us) {
         for side in CastleSide::ALL {
             // Quick reject: the squares between king and rook always lie on the two paths.
-            castling[side as usize] = pos
-                .castling_rook(us, side)
-                .filter(|&rook| (attacks::between(ksq, rook) & occupied).is_empty());
+            castling[side as usize] =
+                pos.castling_rook(us, side).filter(|&rook| (attacks::between(ksq, rook) & occupied).is_empty());
         }
     }
     // The map costs one lookup per enemy slider line (a queen counts twice), a square about two.
@@ -210,16 +209,8 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     };
     let pins = pos.pin_rays(us);
     let pinned = (pins.orthogonal | pins.diagonal) & ours;
-    let quiet_targets = if G::QUIET {
-        !occupied & check_mask
-    } else {
-        Bitboard::EMPTY
-    };
-    let capture_targets = if G::NOISY {
-        theirs & check_mask
-    } else {
-        Bitboard::EMPTY
-    };
+    let quiet_targets = if G::QUIET { !occupied & check_mask } else { Bitboard::EMPTY };
+    let capture_targets = if G::NOISY { theirs & check_mask } else { Bitboard::EMPTY };
 
     for from in pos.pieces(us, Piece::Knight) & !pinned {
         let moves = attacks::knight(from);
@@ -273,9 +264,8 @@ fn generate_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
 
     // Pushes: a diagonally pinned pawn cannot push; an orthogonally pinned one stays on its ray.
     let pushers = pawns & !pin_diagonal;
-    let single = (up::<WHITE>(pushers & !pin_orthogonal)
-        | (up::<WHITE>(pushers & pin_orthogonal) & pin_orthogonal))
-        & empty;
+    let single =
+        (up::<WHITE>(pushers & !pin_orthogonal) | (up::<WHITE>(pushers & pin_orthogonal) & pin_orthogonal)) & empty;
     let double = up::<WHITE>(single) & empty & double_push_rank & check_mask;
     let single = single & check_mask;
 
@@ -352,24 +342,12 @@ pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
     let occupied = pos.occupied();
     let ksq = pos.king_square(us);
     if mv.is_castle() {
-        let side = if to > from {
-            CastleSide::King
-        } else {
-            CastleSide::Queen
-        };
+        let side = if to > from { CastleSide::King } else { CastleSide::Queen };
         return piece == Piece::King
             && pos.castling_rook(us, side) == Some(to)
             && !pos.is_check()
             && (attacks::between(ksq, to) & occupied).is_empty()
-            && castling_is_legal(
-                pos,
-                us,
-                ksq,
-                to,
-                side,
-                occupied,
-                pos.attacks_of(them, occupied.without(ksq)),
-            );
+            && castling_is_legal(pos, us, ksq, to, side, occupied, pos.attacks_of(them, occupied.without(ksq)));
     }
     if mv.is_en_passant() {
         // Rare: let the generator decide (it handles the pins that en passant can expose).
@@ -387,11 +365,7 @@ pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
     if !(plain || (pawn_only && piece == Piece::Pawn)) {
         return false;
     }
-    let last_rank = if us.is_white() {
-        Bitboard::RANK_8
-    } else {
-        Bitboard::RANK_1
-    };
+    let last_rank = if us.is_white() { Bitboard::RANK_8 } else { Bitboard::RANK_1 };
     let reaches = match piece {
         Piece::Pawn => {
             if mv.is_promotion() != last_rank.contains(to) {
@@ -401,15 +375,9 @@ pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
             if mv.is_capture() {
                 attacks::pawn(us, from).contains(to)
             } else if mv.kind() == MoveKind::DOUBLE_PUSH {
-                let start_rank = if us.is_white() {
-                    Rank::Second
-                } else {
-                    Rank::Seventh
-                };
+                let start_rank = if us.is_white() { Rank::Second } else { Rank::Seventh };
                 from.rank() == start_rank
-                    && one_step.is_some_and(|step| {
-                        !occupied.contains(step) && step.forward(us.is_white()) == to
-                    })
+                    && one_step.is_some_and(|step| !occupied.contains(step) && step.forward(us.is_white()) == to)
                     && !occupied.contains(to)
             } else {
                 one_step == Some(to) && !occupied.contains(to)
@@ -457,15 +425,12 @@ fn castling_is_legal(
     let king_to = Square::new(king_file, rank);
     let rook_to = Square::new(rook_file, rank);
     let king_path = attacks::between(ksq, king_to).with(king_to);
-    let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to))
-        .without(ksq)
-        .without(rook);
+    let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to)).without(ksq).without(rook);
     if (occupied & must_be_empty).is_nonempty() || (danger & king_path).is_nonempty() {
         return false;
     }
     let rank_sliders = pos.orthogonal_sliders(!us) & Bitboard::rank(rank);
-    rank_sliders.is_empty()
-        || (attacks::rook(king_to, occupied.without(ksq).without(rook)) & rank_sliders).is_empty()
+    rank_sliders.is_empty() || (attacks::rook(king_to, occupied.without(ksq).without(rook)) & rank_sliders).is_empty()
 }
 
 #[cfg(test)]
@@ -491,17 +456,14 @@ mod tests {
             "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
         ] {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
-            let (mut all, mut noisy, mut quiet) =
-                (MoveList::new(), MoveList::new(), MoveList::new());
+            let (mut all, mut noisy, mut quiet) = (MoveList::new(), MoveList::new(), MoveList::new());
             generate::<AllMoves, _>(&pos, &mut all);
             generate::<NoisyMoves, _>(&pos, &mut noisy);
             generate::<QuietMoves, _>(&pos, &mut quiet);
             assert!(noisy.iter().all(|m| m.is_noisy()), "{fen}");
             assert!(quiet.iter().all(|m| !m.is_noisy()), "{fen}");
             assert_eq!(noisy.len() + quiet.len(), all.len(), "{fen}");
-            assert!(all
-                .iter()
-                .all(|&m| noisy.contains(&m) || quiet.contains(&m)));
+            assert!(all.iter().all(|&m| noisy.contains(&m) || quiet.contains(&m)));
             assert_eq!(count_legal(&pos), all.len() as u64);
         }
     }
@@ -524,16 +486,13 @@ mod tests {
         assert!(b1.contains(&"e1c1".to_string()));
         assert!(!moves("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1").contains(&"e1c1".to_string()));
         // In check: no castling.
-        assert!(!moves("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1")
-            .iter()
-            .any(|m| m == "e1g1" || m == "e1c1"));
+        assert!(!moves("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1").iter().any(|m| m == "e1g1" || m == "e1c1"));
     }
 
     #[test]
     fn chess960_castling_rook_may_not_shield_the_king() {
         // Castling queen side leaves the king on c1 exposed to the a1 queen once b1's rook moves.
-        let pos = Position::from_fen("7k/8/8/8/8/8/8/qRK5 w B - 0 1")
-            .unwrap_or_else(|e| unreachable!("{e}"));
+        let pos = Position::from_fen("7k/8/8/8/8/8/8/qRK5 w B - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
         assert!(!pos.is_legal(Move::new(Square::C1, Square::B1, MoveKind::CASTLE)));
     }
 
@@ -565,12 +524,7 @@ mod tests {
                 // Every legal move, the last position's moves, and random encodings.
                 let randoms: Vec<Move> = (0..64).map(|_| Move::from_bits(next() as u16)).collect();
                 for &mv in list.iter().chain(previous.iter()).chain(randoms.iter()) {
-                    assert_eq!(
-                        is_legal_move(&pos, mv),
-                        list.contains(&mv),
-                        "{mv:?} in {}",
-                        pos.to_fen()
-                    );
+                    assert_eq!(is_legal_move(&pos, mv), list.contains(&mv), "{mv:?} in {}", pos.to_fen());
                     checked += 1;
                 }
                 let mv = list[(next() % list.len() as u64) as usize];

@@ -15,11 +15,7 @@ pub enum FenError {
     /// The piece placement is malformed on this rank (8 = the first rank written).
     Placement { rank: u8, reason: &'static str },
     /// A field other than the placement is malformed or contradicts the board.
-    Field {
-        name: &'static str,
-        text: String,
-        reason: &'static str,
-    },
+    Field { name: &'static str, text: String, reason: &'static str },
     /// The fields are well formed but describe an illegal position.
     Illegal(&'static str),
 }
@@ -67,23 +63,15 @@ impl Position {
         pos.parse_castling(fields[2])?;
         pos.parse_en_passant(fields[3])?;
         pos.halfmove_clock = match fields.get(4) {
-            Some(text) => text.parse().map_err(|_| {
-                field_error(
-                    "halfmove clock",
-                    text,
-                    "expected a whole number from 0 to 65535",
-                )
-            })?,
+            Some(text) => text
+                .parse()
+                .map_err(|_| field_error("halfmove clock", text, "expected a whole number from 0 to 65535"))?,
             None => 0,
         };
         pos.fullmove_number = match fields.get(5) {
-            Some(text) => text.parse().map_err(|_| {
-                field_error(
-                    "fullmove number",
-                    text,
-                    "expected a whole number from 0 to 65535",
-                )
-            })?,
+            Some(text) => text
+                .parse()
+                .map_err(|_| field_error("fullmove number", text, "expected a whole number from 0 to 65535"))?,
             None => 1,
         };
         if pos.checkers_of(pos.side_to_move).is_nonempty() {
@@ -114,10 +102,7 @@ impl Position {
         let ranks: Vec<&str> = placement.split('/').collect();
         if ranks.len() != 8 {
             let rank = 8u8.saturating_sub(ranks.len().min(8) as u8);
-            return Err(FenError::Placement {
-                rank,
-                reason: "expected 8 ranks separated by '/'",
-            });
+            return Err(FenError::Placement { rank, reason: "expected 8 ranks separated by '/'" });
         }
         for (row, text) in ranks.iter().enumerate() {
             let rank_number = 8 - row as u8;
@@ -140,10 +125,7 @@ impl Position {
                         });
                     };
                     if file >= 8 {
-                        return Err(FenError::Placement {
-                            rank: rank_number,
-                            reason: "more than 8 squares",
-                        });
+                        return Err(FenError::Placement { rank: rank_number, reason: "more than 8 squares" });
                     }
                     let sq = Square::new(File::from_index(file), rank);
                     let bb = Bitboard::from_square(sq);
@@ -152,17 +134,11 @@ impl Position {
                     file += 1;
                 }
                 if file > 8 {
-                    return Err(FenError::Placement {
-                        rank: rank_number,
-                        reason: "more than 8 squares",
-                    });
+                    return Err(FenError::Placement { rank: rank_number, reason: "more than 8 squares" });
                 }
             }
             if file < 8 {
-                return Err(FenError::Placement {
-                    rank: rank_number,
-                    reason: "fewer than 8 squares",
-                });
+                return Err(FenError::Placement { rank: rank_number, reason: "fewer than 8 squares" });
             }
         }
         Ok(())
@@ -194,13 +170,13 @@ impl Position {
                 + (count(Piece::Rook) - 2).max(0)
                 + (count(Piece::Queen) - 1).max(0);
             if self.colors[color].count() > 16 || pawns > 8 || promoted > 8 - pawns {
-                return Err(FenError::Illegal("too many pieces: over 16 for a side, over 8 pawns, or more promoted pieces than missing pawns"));
+                return Err(FenError::Illegal(
+                    "too many pieces: over 16 for a side, over 8 pawns, or more promoted pieces than missing pawns",
+                ));
             }
         }
         if (self.pieces[Piece::Pawn] & (Bitboard::RANK_1 | Bitboard::RANK_8)).is_nonempty() {
-            return Err(FenError::Illegal(
-                "a pawn stands on the first or eighth rank",
-            ));
+            return Err(FenError::Illegal("a pawn stands on the first or eighth rank"));
         }
         Ok(())
     }
@@ -210,19 +186,11 @@ impl Position {
             return Ok(());
         }
         if text.is_empty() || text.len() > 4 {
-            return Err(field_error(
-                "castling",
-                text,
-                "expected '-' or up to four of KQkq or rook files A-H a-h",
-            ));
+            return Err(field_error("castling", text, "expected '-' or up to four of KQkq or rook files A-H a-h"));
         }
         let mut all_files = true;
         for c in text.chars() {
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
             let rank = Position::back_rank(color);
             let ksq = self.king_square(color);
             if ksq.rank() != rank {
@@ -250,23 +218,11 @@ impl Position {
             };
             all_files &= !matches!(c, 'K' | 'Q' | 'k' | 'q');
             let Some(rook) = rook else {
-                return Err(field_error(
-                    "castling",
-                    text,
-                    "no rook of that colour stands where the right says",
-                ));
+                return Err(field_error("castling", text, "no rook of that colour stands where the right says"));
             };
-            let side = if rook.file() > ksq.file() {
-                CastleSide::King
-            } else {
-                CastleSide::Queen
-            };
+            let side = if rook.file() > ksq.file() { CastleSide::King } else { CastleSide::Queen };
             if self.castling.has(color, side) {
-                return Err(field_error(
-                    "castling",
-                    text,
-                    "the same right is given twice",
-                ));
+                return Err(field_error("castling", text, "the same right is given twice"));
             }
             self.castling = self.castling.with(color, side);
             self.castling_rooks[color][side as usize] = rook;
@@ -280,18 +236,10 @@ impl Position {
             return Ok(());
         }
         let Ok(ep) = text.parse::<Square>() else {
-            return Err(field_error(
-                "en passant",
-                text,
-                "expected '-' or a square such as e3",
-            ));
+            return Err(field_error("en passant", text, "expected '-' or a square such as e3"));
         };
         let us = self.side_to_move;
-        let expected_rank = if us.is_white() {
-            Rank::Sixth
-        } else {
-            Rank::Third
-        };
+        let expected_rank = if us.is_white() { Rank::Sixth } else { Rank::Third };
         if ep.rank() != expected_rank {
             return Err(field_error(
                 "en passant",
@@ -302,15 +250,9 @@ impl Position {
         let pushed_to = ep.forward(!us.is_white());
         let pushed_from = ep.forward(us.is_white());
         let occupied = self.occupied();
-        if occupied.contains(ep)
-            || occupied.contains(pushed_from)
-            || !self.pieces(!us, Piece::Pawn).contains(pushed_to)
+        if occupied.contains(ep) || occupied.contains(pushed_from) || !self.pieces(!us, Piece::Pawn).contains(pushed_to)
         {
-            return Err(field_error(
-                "en passant",
-                text,
-                "no pawn can have just advanced two squares past it",
-            ));
+            return Err(field_error("en passant", text, "no pawn can have just advanced two squares past it"));
         }
         self.en_passant = Some(ep);
         Ok(())
@@ -359,10 +301,7 @@ impl Position {
             Some(ep) => fen.push_str(&format!(" {ep}")),
             None => fen.push_str(" -"),
         }
-        fen.push_str(&format!(
-            " {} {}",
-            self.halfmove_clock, self.fullmove_number
-        ));
+        fen.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
         fen
     }
 
@@ -412,30 +351,16 @@ mod tests {
     #[test]
     fn missing_counters_default() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - -");
-        assert_eq!(
-            pos.map(|p| p.to_fen()),
-            Ok("4k3/8/8/8/8/8/8/4K3 b - - 0 1".to_string())
-        );
+        assert_eq!(pos.map(|p| p.to_fen()), Ok("4k3/8/8/8/8/8/8/4K3 b - - 0 1".to_string()));
     }
 
     #[test]
     fn x_fen_picks_outermost_rook_and_prints_inner_by_file() {
-        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w KQ - 0 1")
-            .unwrap_or_else(|e| unreachable!("{e}"));
-        assert_eq!(
-            pos.castling_rook(Color::White, CastleSide::King),
-            Some(Square::H1)
-        );
-        assert_eq!(
-            pos.castling_rook(Color::White, CastleSide::Queen),
-            Some(Square::A1)
-        );
-        let inner = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1")
-            .unwrap_or_else(|e| unreachable!("{e}"));
-        assert_eq!(
-            inner.castling_rook(Color::White, CastleSide::King),
-            Some(Square::G1)
-        );
+        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w KQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(pos.castling_rook(Color::White, CastleSide::King), Some(Square::H1));
+        assert_eq!(pos.castling_rook(Color::White, CastleSide::Queen), Some(Square::A1));
+        let inner = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(inner.castling_rook(Color::White, CastleSide::King), Some(Square::G1));
         assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1");
     }
 
@@ -444,33 +369,74 @@ mod tests {
         let cases: &[(&str, FenError)] = &[
             ("", FenError::FieldCount(0)),
             ("8/8/8/8/8/8/8/8 w - - 0 1 extra", FenError::FieldCount(7)),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", FenError::Placement { rank: 1, reason: "expected 8 ranks separated by '/'" }),
-            ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", FenError::Placement { rank: 7, reason: "more than 8 squares" }),
-            ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", FenError::Placement { rank: 7, reason: "fewer than 8 squares" }),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", FenError::Placement { rank: 1, reason: "unknown piece letter (expected one of PNBRQK pnbrqk)" }),
-            ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", FenError::Placement { rank: 6, reason: "empty-square counts must be 1 to 8" }),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                FenError::Placement { rank: 1, reason: "expected 8 ranks separated by '/'" },
+            ),
+            (
+                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                FenError::Placement { rank: 7, reason: "more than 8 squares" },
+            ),
+            (
+                "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                FenError::Placement { rank: 7, reason: "fewer than 8 squares" },
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                FenError::Placement { rank: 1, reason: "unknown piece letter (expected one of PNBRQK pnbrqk)" },
+            ),
+            (
+                "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                FenError::Placement { rank: 6, reason: "empty-square counts must be 1 to 8" },
+            ),
             ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", field_error("side to move", "x", "expected 'w' or 'b'")),
-            ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", field_error("castling", "K", "no rook of that colour stands where the right says")),
-            ("4k3/8/8/8/8/8/8/4K2R w KX - 0 1", field_error("castling", "KX", "expected '-' or up to four of KQkq or rook files A-H a-h")),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+                field_error("castling", "K", "no rook of that colour stands where the right says"),
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2R w KX - 0 1",
+                field_error("castling", "KX", "expected '-' or up to four of KQkq or rook files A-H a-h"),
+            ),
             ("4k3/8/8/8/8/8/8/4K2R w KH - 0 1", field_error("castling", "KH", "the same right is given twice")),
-            ("4k3/8/8/8/8/8/4K3/7R w K - 0 1", field_error("castling", "K", "a side with castling rights must have its king on its back rank")),
+            (
+                "4k3/8/8/8/8/8/4K3/7R w K - 0 1",
+                field_error("castling", "K", "a side with castling rights must have its king on its back rank"),
+            ),
             ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", field_error("en passant", "e9", "expected '-' or a square such as e3")),
-            ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", field_error("en passant", "e3", "the square must be on the sixth rank with White to move, the third with Black")),
-            ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", field_error("en passant", "e6", "no pawn can have just advanced two squares past it")),
-            ("4k3/8/8/8/8/8/8/4K3 w - - x 1", field_error("halfmove clock", "x", "expected a whole number from 0 to 65535")),
-            ("4k3/8/8/8/8/8/8/4K3 w - - 0 -1", field_error("fullmove number", "-1", "expected a whole number from 0 to 65535")),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
+                field_error(
+                    "en passant",
+                    "e3",
+                    "the square must be on the sixth rank with White to move, the third with Black",
+                ),
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - e6 0 1",
+                field_error("en passant", "e6", "no pawn can have just advanced two squares past it"),
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+                field_error("halfmove clock", "x", "expected a whole number from 0 to 65535"),
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 w - - 0 -1",
+                field_error("fullmove number", "-1", "expected a whole number from 0 to 65535"),
+            ),
             ("8/8/8/8/8/8/8/4K3 w - - 0 1", FenError::Illegal("Black has no king")),
             ("4k3/8/8/8/8/8/8/4KK2 w - - 0 1", FenError::Illegal("White has more than one king")),
             ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", FenError::Illegal("a pawn stands on the first or eighth rank")),
-            ("QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/4K3 w - - 0 1", FenError::Illegal("too many pieces: over 16 for a side, over 8 pawns, or more promoted pieces than missing pawns")),
+            (
+                "QQQQkQQQ/QQQQQQQQ/8/8/8/8/8/4K3 w - - 0 1",
+                FenError::Illegal(
+                    "too many pieces: over 16 for a side, over 8 pawns, or more promoted pieces than missing pawns",
+                ),
+            ),
             ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", FenError::Illegal("the side not to move is in check")),
         ];
         for (fen, expected) in cases {
-            assert_eq!(
-                Position::from_fen(fen).as_ref().err(),
-                Some(expected),
-                "{fen}"
-            );
+            assert_eq!(Position::from_fen(fen).as_ref().err(), Some(expected), "{fen}");
             assert!(!expected.to_string().is_empty());
         }
     }
@@ -510,16 +476,9 @@ mod tests {
             let text = String::from_utf8_lossy(&bytes);
             if let Ok(pos) = Position::from_fen(&text) {
                 parsed += 1;
-                assert_eq!(
-                    Position::from_fen(&pos.to_fen()).as_ref(),
-                    Ok(&pos),
-                    "{text}"
-                );
+                assert_eq!(Position::from_fen(&pos.to_fen()).as_ref(), Ok(&pos), "{text}");
             }
         }
-        assert!(
-            parsed > 1000,
-            "the mutations should leave some FENs valid ({parsed})"
-        );
+        assert!(parsed > 1000, "the mutations should leave some FENs valid ({parsed})");
     }
 }

@@ -125,11 +125,7 @@ impl Position {
             && (touched & (self.pieces[Piece::Rook] | self.pieces[Piece::King])).is_nonempty();
 
         if mv.is_castle() {
-            let side = if to > from {
-                CastleSide::King
-            } else {
-                CastleSide::Queen
-            };
+            let side = if to > from { CastleSide::King } else { CastleSide::Queen };
             let (king_file, rook_file) = side.destination_files();
             let rank = Position::back_rank(us);
             // Remove both before placing either: in Chess960 the squares may overlap.
@@ -139,11 +135,7 @@ impl Position {
             self.put_piece(us, Piece::Rook, Square::new(rook_file, rank));
         } else {
             if mv.is_capture() {
-                let captured_sq = if mv.is_en_passant() {
-                    to.forward(!us.is_white())
-                } else {
-                    to
-                };
+                let captured_sq = if mv.is_en_passant() { to.forward(!us.is_white()) } else { to };
                 if let Some(captured) = self.piece_on(captured_sq) {
                     self.remove_piece(them, captured, captured_sq);
                 }
@@ -160,12 +152,8 @@ impl Position {
         }
 
         if rights_may_change {
-            self.castling = self.rights_after(
-                rights_before,
-                piece,
-                us,
-                Bitboard::from_square(from) | Bitboard::from_square(to),
-            );
+            self.castling =
+                self.rights_after(rights_before, piece, us, Bitboard::from_square(from) | Bitboard::from_square(to));
             if self.castling != rights_before {
                 self.key ^= castling_key(rights_before.bits()) ^ castling_key(self.castling.bits());
             }
@@ -185,8 +173,7 @@ impl Position {
         // Castling, en passant and promotions change lines the check info did not foresee, and
         // a discovered check needs the sliders' lines recomputed.
         let special = mv.is_castle() || mv.is_en_passant() || mv.is_promotion();
-        let uncovers =
-            info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
+        let uncovers = info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
         self.checkers = if special || uncovers {
             self.checkers_of(us)
         } else if info.check_squares[piece].contains(to) {
@@ -213,9 +200,7 @@ impl Position {
         }
         for color in Color::ALL {
             for side in CastleSide::ALL {
-                if rights.has(color, side)
-                    && touched.contains(self.castling_rooks[color][side as usize])
-                {
+                if rights.has(color, side) && touched.contains(self.castling_rooks[color][side as usize]) {
                     rights = rights.without(color, side);
                 }
             }

@@ -113,10 +113,7 @@ mod tests {
         // but defended by the c4 pawn; the a6 pawn is attacked by Bb5 and defended by nothing.
         let p = pos("7k/8/p2p4/1B2N3/2P5/8/8/4K3 w - - 0 1");
         assert_eq!(p.undefended(Color::White), squares(&[Square::E5]));
-        assert_eq!(
-            p.attacked_pieces(Color::White),
-            squares(&[Square::B5, Square::E5])
-        );
+        assert_eq!(p.attacked_pieces(Color::White), squares(&[Square::B5, Square::E5]));
         assert_eq!(p.undefended(Color::Black), squares(&[Square::A6]));
     }
 
@@ -129,8 +126,7 @@ mod tests {
                 .color(color)
                 .filter(|&sq| {
                     let attackers = p.attackers_to(sq, occupied);
-                    (attackers & p.color(!color)).is_nonempty()
-                        && (attackers & p.color(color)).is_empty()
+                    (attackers & p.color(!color)).is_nonempty() && (attackers & p.color(color)).is_empty()
                 })
                 .collect();
             assert_eq!(p.undefended(color), naive, "{color:?}");

@@ -167,9 +167,7 @@ impl Position {
         if (self.occupied() & bb).is_empty() {
             return None;
         }
-        Piece::ALL
-            .into_iter()
-            .find(|&p| (self.pieces[p] & bb).is_nonempty())
+        Piece::ALL.into_iter().find(|&p| (self.pieces[p] & bb).is_nonempty())
     }
 
     /// The colour of the piece on `sq`, if any.
@@ -199,9 +197,7 @@ impl Position {
     /// The square of the rook that castles for `color` on `side`, if that right is held.
     #[inline]
     pub fn castling_rook(&self, color: Color, side: CastleSide) -> Option<Square> {
-        self.castling
-            .has(color, side)
-            .then(|| self.castling_rooks[color][side as usize])
+        self.castling.has(color, side).then(|| self.castling_rooks[color][side as usize])
     }
 
     /// The en-passant target square, as FEN records it (after any double push).
@@ -247,10 +243,8 @@ impl Position {
         let kings = attacks::king(sq) & self.pieces[Piece::King];
         let white_pawns = attacks::pawn(Color::Black, sq) & self.pieces(Color::White, Piece::Pawn);
         let black_pawns = attacks::pawn(Color::White, sq) & self.pieces(Color::Black, Piece::Pawn);
-        let diagonal = attacks::bishop(sq, occupied)
-            & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]);
-        let orthogonal =
-            attacks::rook(sq, occupied) & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]);
+        let diagonal = attacks::bishop(sq, occupied) & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]);
+        let orthogonal = attacks::rook(sq, occupied) & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen]);
         knights | kings | white_pawns | black_pawns | diagonal | orthogonal
     }
 
@@ -273,10 +267,8 @@ impl Position {
         let them = self.colors[by];
         ((attacks::knight(ksq) & self.pieces[Piece::Knight])
             | (attacks::pawn(!by, ksq) & self.pieces[Piece::Pawn])
-            | (attacks::bishop(ksq, occupied)
-                & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]))
-            | (attacks::rook(ksq, occupied)
-                & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen])))
+            | (attacks::bishop(ksq, occupied) & (self.pieces[Piece::Bishop] | self.pieces[Piece::Queen]))
+            | (attacks::rook(ksq, occupied) & (self.pieces[Piece::Rook] | self.pieces[Piece::Queen])))
             & them
     }
 
@@ -285,9 +277,9 @@ impl Position {
     #[inline]
     fn en_passant_is_capturable(&self) -> bool {
         match self.en_passant {
-            Some(ep) => (attacks::pawn(!self.side_to_move, ep)
-                & self.pieces(self.side_to_move, Piece::Pawn))
-            .is_nonempty(),
+            Some(ep) => {
+                (attacks::pawn(!self.side_to_move, ep) & self.pieces(self.side_to_move, Piece::Pawn)).is_nonempty()
+            }
             None => false,
         }
     }
@@ -304,10 +296,7 @@ impl Position {
         for piece in Piece::ALL {
             pos.pieces[piece] = self.pieces[piece].flip_ranks();
         }
-        pos.colors = [
-            self.colors[Color::Black].flip_ranks(),
-            self.colors[Color::White].flip_ranks(),
-        ];
+        pos.colors = [self.colors[Color::Black].flip_ranks(), self.colors[Color::White].flip_ranks()];
         pos.side_to_move = !self.side_to_move;
         pos.castling = CastlingRights::NONE;
         for color in Color::ALL {
@@ -339,9 +328,7 @@ impl Position {
 impl PartialEq for Position {
     fn eq(&self, other: &Position) -> bool {
         let rooks_match = Color::ALL.into_iter().all(|color| {
-            CastleSide::ALL
-                .into_iter()
-                .all(|side| self.castling_rook(color, side) == other.castling_rook(color, side))
+            CastleSide::ALL.into_iter().all(|side| self.castling_rook(color, side) == other.castling_rook(color, side))
         });
         rooks_match
             && self.pieces == other.pieces
@@ -353,8 +340,7 @@ impl PartialEq for Position {
             && self.fullmove_number == other.fullmove_number
             && self.key == other.key
             && self.checkers == other.checkers
-            && (self.castling == CastlingRights::NONE
-                || self.shredder_castling == other.shredder_castling)
+            && (self.castling == CastlingRights::NONE || self.shredder_castling == other.shredder_castling)
     }
 }
 
@@ -388,10 +374,6 @@ mod tests {
     fn position_stays_small() {
         // Copy-make copies this once per node; the perft benches measured the mailbox's 64
         // bytes as 5-8% of perft time, so it was dropped.
-        assert!(
-            std::mem::size_of::<Position>() <= 96,
-            "{}",
-            std::mem::size_of::<Position>()
-        );
+        assert!(std::mem::size_of::<Position>() <= 96, "{}", std::mem::size_of::<Position>());
     }
 }

@@ -2,9 +2,7 @@
 //! the from-scratch key that the incremental update in `make.rs` must always equal.
 
 use super::Position;
-use crate::attacks::{
-    ZOBRIST_CASTLING, ZOBRIST_EN_PASSANT_FILE, ZOBRIST_PIECE_SQUARE, ZOBRIST_SIDE,
-};
+use crate::attacks::{ZOBRIST_CASTLING, ZOBRIST_EN_PASSANT_FILE, ZOBRIST_PIECE_SQUARE, ZOBRIST_SIDE};
 use crate::types::{Color, File, Piece, Square};
 
 /// The key of a `piece` of `color` standing on `sq`.

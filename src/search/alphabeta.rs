@@ -10,7 +10,7 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE, MAT
 use super::{SearchControl, INFINITY, MAX_PLY};
 use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
-use crate::position::Position;
+use crate::position::{CheckInfo, Position};
 use crate::types::{Move, Piece};
 use std::sync::OnceLock;
 
@@ -38,6 +38,26 @@ fn reduction_table() -> &'static [[i32; 64]; 64] {
     })
 }
 
+/// The late-move reduction of the `moves_searched`-th move at `depth`: the table value, more
+/// at non-PV and expected cut nodes, less when improving, for checks, for well-scored quiet
+/// moves and for killers and counter moves.
+#[allow(clippy::too_many_arguments)]
+fn late_move_reduction(
+    depth: i32,
+    moves_searched: usize,
+    pv: bool,
+    cut_node: bool,
+    improving: bool,
+    gives_check: bool,
+    history: i32,
+    special: bool,
+) -> i32 {
+    let mut r = reduction_table()[(depth as usize).min(63)][moves_searched.min(63)];
+    r += i32::from(!pv) + i32::from(cut_node);
+    r -= i32::from(improving) + i32::from(gives_check) + i32::from(special);
+    r - history / 6000
+}
+
 /// A search thread's state.
 pub struct Worker<'a> {
     tt: &'a TranspositionTable,
@@ -47,6 +67,10 @@ pub struct Worker<'a> {
     node_limit: Option<u64>,
     /// Nodes searched by this worker.
     pub nodes: u64,
+    /// The part of `nodes` already added to the shared count.
+    flushed: u64,
+    /// A helper of a root split: it stops when the main thread finishes the first root move.
+    pub helper: bool,
     /// The deepest ply reached in the current iteration.
     pub seldepth: usize,
     /// Keys of the positions before the current one (game history, then the search path).
@@ -84,6 +108,8 @@ impl<'a> Worker<'a> {
             was_pondering: control.is_pondering(),
             node_limit,
             nodes: 0,
+            flushed: 0,
+            helper: false,
             seldepth: 0,
             keys: history.to_vec(),
             root_len: history.len(),
@@ -108,13 +134,20 @@ impl<'a> Worker<'a> {
         &self.time
     }
 
+    /// Adds the nodes searched since the last report to the shared count.
+    pub fn flush_nodes(&mut self) {
+        self.control.add_nodes(self.nodes - self.flushed);
+        self.flushed = self.nodes;
+    }
+
     /// Polls the stop conditions every 1024 nodes: `stop`, the hard deadline (unless
-    /// pondering), and the node limit.
+    /// pondering), the node limit over all threads, and for a helper the end of its task.
     #[inline]
     fn check_stop(&mut self) {
         if self.nodes & 1023 != 0 || !self.may_stop {
             return;
         }
+        self.flush_nodes();
         let pondering = self.control.is_pondering();
         if self.was_pondering && !pondering {
             self.time.restart_after_ponderhit();
@@ -122,9 +155,8 @@ impl<'a> Worker<'a> {
         self.was_pondering = pondering;
         if self.control.stop_requested()
             || (!pondering && self.time.hard_limit_reached())
-            || self
-                .node_limit
-                .is_some_and(|n| self.control.total_nodes() + self.nodes >= n)
+            || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
+            || (self.helper && self.control.helpers_abort())
         {
             self.stopped = true;
         }
@@ -155,16 +187,8 @@ impl<'a> Worker<'a> {
     }
 
     fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        let one = if ply >= 1 {
-            self.stack[ply - 1].played
-        } else {
-            None
-        };
-        let two = if ply >= 2 {
-            self.stack[ply - 2].played
-        } else {
-            None
-        };
+        let one = if ply >= 1 { self.stack[ply - 1].played } else { None };
+        let two = if ply >= 2 { self.stack[ply - 2].played } else { None };
         [one, two]
     }
 
@@ -181,6 +205,55 @@ impl<'a> Worker<'a> {
     pub fn search_root(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.seldepth = 0;
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
+    }
+
+    /// Searches one root move for the root split, as the root of `negamax` would: with the
+    /// full window (`pv`) and the PV recorded, or with a null window at `alpha` and the same
+    /// late-move reduction (re-searched unreduced if it fails high). `index` is the move's place
+    /// in the root order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_root_move(
+        &mut self,
+        root: &Position,
+        info: &CheckInfo,
+        mv: Move,
+        index: usize,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        pv: bool,
+    ) -> i32 {
+        self.pv_len[0] = 0;
+        let mut child = root.clone();
+        child.make_move_with(mv, info);
+        let gives_check = child.is_check();
+        self.stack[0].played = Some(PieceTo::of(root, mv));
+        self.stack[1].killers = [Move::NULL; 2];
+        self.keys.push(root.key());
+        let new_depth = depth - 1 + i32::from(gives_check);
+        let score = if pv {
+            -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, false)
+        } else {
+            let quiet = !mv.is_noisy();
+            let mut r = 0;
+            if depth >= 3 && index + 1 > 2 && (quiet || !see_ge(root, mv, 0)) {
+                let previous = self.previous_moves(0);
+                let history = if quiet { self.histories.quiet_score(root, mv, &previous) } else { 0 };
+                let special = mv == self.stack[0].killers[0] || mv == self.stack[0].killers[1];
+                r = late_move_reduction(depth, index + 1, true, false, false, gives_check, history, special)
+                    .clamp(0, new_depth - 1);
+            }
+            let mut score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
+            if score > alpha && r > 0 && !self.stopped {
+                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, false);
+            }
+            score
+        };
+        self.keys.pop();
+        if pv && score > alpha && !self.stopped {
+            self.update_pv(0, mv);
+        }
+        score
     }
 
     /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
@@ -273,10 +346,7 @@ impl<'a> Worker<'a> {
 
         if !PV && !in_check {
             // Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 8
-                && eval.abs() < MATE_BOUND
-                && eval - 75 * (depth - i32::from(improving)) >= beta
-            {
+            if depth <= 8 && eval.abs() < MATE_BOUND && eval - 75 * (depth - i32::from(improving)) >= beta {
                 return eval;
             }
             // Razoring: far below alpha near the leaves, see whether captures can save it.
@@ -290,8 +360,7 @@ impl<'a> Worker<'a> {
             // pawn endings, where passing may be the only thing that does not lose (zugzwang).
             let us = pos.side_to_move();
             let has_pieces =
-                (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King))
-                    .is_nonempty();
+                (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
             if depth >= 3
                 && eval >= beta
                 && has_pieces
@@ -304,8 +373,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].played = None;
                 self.stack[ply].null_move = true;
                 self.keys.push(key);
-                let score =
-                    -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.keys.pop();
                 self.stack[ply].null_move = false;
                 if self.stopped {
@@ -336,35 +404,33 @@ impl<'a> Worker<'a> {
         let mut captures_tried = [Move::NULL; MAX_MOVES];
         let mut capture_count = 0;
         let us = pos.side_to_move();
-        let has_pieces =
-            (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King))
-                .is_nonempty();
-        let reductions = reduction_table();
+        let has_pieces = (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
 
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
             if root && !self.root_filter.is_empty() && !self.root_filter.contains(&mv) {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let history = if quiet {
-                self.histories.quiet_score(pos, mv, &previous)
-            } else {
-                0
-            };
+            let history = if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 };
             let gives_check = pos.gives_check(mv, &info);
 
             // Move-loop pruning, once a move has been found that is not being mated; checking
             // moves are kept (they are few, and they find the mates).
             if !root && best_score > -MATE_BOUND && has_pieces && !gives_check {
                 if quiet {
-                    let late_move_limit =
-                        ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
+                    let late_move_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
                     // Pruned one by one (not by skipping the quiet stage): a later quiet check
                     // must still be searched.
                     if depth <= 8 && moves_searched >= late_move_limit {
                         continue;
                     }
-                    if !in_check && depth <= 8 && eval + 100 + 90 * depth <= alpha && history < 4096
+                    // Futility: a quiet move cannot lift a hopeless static eval to alpha (not
+                    // once alpha is a mate score: then it would prune every quiet move).
+                    if !in_check
+                        && depth <= 8
+                        && alpha.abs() < MATE_BOUND
+                        && eval + 100 + 90 * depth <= alpha
+                        && history < 4096
                     {
                         continue;
                     }
@@ -396,39 +462,23 @@ impl<'a> Worker<'a> {
             } else {
                 // Late-move reduction for quiet moves and losing captures searched late.
                 let mut r = 0;
-                if depth >= 3
-                    && moves_searched > 1 + usize::from(root)
-                    && (quiet || !see_ge(pos, mv, 0))
-                {
-                    r = reductions[(depth as usize).min(63)][moves_searched.min(63)];
-                    r += i32::from(!PV) + i32::from(cut_node);
-                    r -= i32::from(improving) + i32::from(gives_check);
-                    r -= history / 6000;
-                    if mv == self.stack[ply].killers[0]
-                        || mv == self.stack[ply].killers[1]
-                        || mv == counter
-                    {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
+                if depth >= 3 && moves_searched > 1 + usize::from(root) && (quiet || !see_ge(pos, mv, 0)) {
+                    let special = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
+                    r = late_move_reduction(
+                        depth,
+                        moves_searched,
+                        PV,
+                        cut_node,
+                        improving,
+                        gives_check,
+                        history,
+                        special,
+                    )
+                    .clamp(0, new_depth - 1);
                 }
-                let mut score = -self.negamax::<false>(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    true,
-                );
+                let mut score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.negamax::<false>(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                    );
+                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if PV && score > alpha && score < beta {
                     score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
@@ -464,26 +514,10 @@ impl<'a> Worker<'a> {
 
         if alpha >= beta && !best_move.is_null() {
             if best_move.is_noisy() {
-                self.histories.update_captures(
-                    pos,
-                    best_move,
-                    &captures_tried[..capture_count],
-                    depth,
-                );
+                self.histories.update_captures(pos, best_move, &captures_tried[..capture_count], depth);
             } else {
-                self.histories.update_quiets(
-                    pos,
-                    best_move,
-                    &quiets_tried[..quiet_count],
-                    depth,
-                    &previous,
-                );
-                self.histories.update_captures(
-                    pos,
-                    Move::NULL,
-                    &captures_tried[..capture_count],
-                    depth,
-                );
+                self.histories.update_quiets(pos, best_move, &quiets_tried[..quiet_count], depth, &previous);
+                self.histories.update_captures(pos, Move::NULL, &captures_tried[..capture_count], depth);
                 let killers = &mut self.stack[ply].killers;
                 if killers[0] != best_move {
                     killers[1] = killers[0];
@@ -499,24 +533,11 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            raw_eval,
-            depth,
-            bound,
-        );
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound);
         best_score
     }
 
-    fn quiescence<const PV: bool>(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
+    fn quiescence<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
         self.check_stop();
         if self.stopped {
@@ -554,11 +575,7 @@ impl<'a> Worker<'a> {
                 _ => evaluate(pos),
             }
         };
-        let mut best_score = if in_check {
-            -MATE + ply as i32
-        } else {
-            raw_eval
-        };
+        let mut best_score = if in_check { -MATE + ply as i32 } else { raw_eval };
         if !in_check {
             // Stand pat: the side to move can usually do at least as well as doing nothing.
             if best_score >= beta {
@@ -570,8 +587,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_move = Move::NULL;
         let buffers = self.pickers[ply].take().unwrap_or_default();
-        let mut picker =
-            MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv), buffers);
+        let mut picker = MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv), buffers);
         let info = pos.check_info();
         let previous = self.previous_moves(ply);
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
@@ -613,14 +629,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            raw_eval,
-            0,
-            bound,
-        );
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound);
         best_score
     }
 }

@@ -4,12 +4,14 @@
 
 mod alphabeta;
 pub mod ordering;
+mod root;
 pub mod see;
 pub mod time;
 pub mod tt;
 
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Position;
+use crate::threads::WorkerPool;
 use crate::types::Move;
 use alphabeta::Worker;
 use ordering::Histories;
@@ -30,6 +32,8 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     nodes: AtomicU64,
+    /// Set when the helpers of a root split must drop their work on the first root move.
+    helpers_abort: AtomicBool,
 }
 
 impl SearchControl {
@@ -39,6 +43,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             nodes: AtomicU64::new(0),
+            helpers_abort: AtomicBool::new(false),
         }
     }
 
@@ -64,10 +69,26 @@ impl SearchControl {
         self.pondering.load(Ordering::Relaxed)
     }
 
-    /// Nodes counted by finished work outside the main worker.
+    /// Nodes searched by every thread, as last reported (workers report every 1024 nodes).
     #[inline]
     pub fn total_nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Adds a worker's newly searched nodes.
+    #[inline]
+    pub fn add_nodes(&self, nodes: u64) {
+        self.nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+
+    /// Whether helpers should abandon the first root move (the main thread has finished it).
+    #[inline]
+    pub fn helpers_abort(&self) -> bool {
+        self.helpers_abort.load(Ordering::Relaxed)
+    }
+
+    fn set_helpers_abort(&self, abort: bool) {
+        self.helpers_abort.store(abort, Ordering::Relaxed);
     }
 }
 
@@ -124,12 +145,14 @@ pub struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
     /// Stop and ponder controls.
     pub control: &'a SearchControl,
-    /// The thread's move-ordering statistics, kept between searches.
-    pub histories: &'a mut Histories,
+    /// Move-ordering statistics, one per search thread, kept between searches.
+    pub histories: &'a mut [Box<Histories>],
     /// Keys of the game's positions before the root (for repetition draws).
     pub history: &'a [u64],
     /// Milliseconds kept back for communication latency.
     pub move_overhead_ms: u64,
+    /// The threads for the root split (`None`, or a one-thread pool: a single-threaded search).
+    pub pool: Option<&'a WorkerPool>,
 }
 
 /// A mate score in moves (positive: the side to move mates), if `score` is one.
@@ -144,7 +167,9 @@ pub fn mate_in_moves(score: i32) -> Option<i32> {
 }
 
 /// Searches `root` under `limits`, calling `report` after each iteration (and on aspiration
-/// failures), and returns the best move found.
+/// failures), and returns the best move found. With a pool of more than one thread (and one
+/// `Histories` per thread) iterations from depth 2 on use the root split of `root.rs`; with one
+/// thread the search is the plain single-threaded one.
 pub fn search(
     root: &Position,
     limits: &Limits,
@@ -155,65 +180,56 @@ pub fn search(
     let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, start);
     let mut legal = MoveList::new();
     generate_legal(root, &mut legal);
-    let filter: Vec<Move> = limits
-        .search_moves
-        .iter()
-        .copied()
-        .filter(|mv| legal.contains(mv))
-        .collect();
-    let candidates: Vec<Move> = if filter.is_empty() {
-        legal.to_vec()
-    } else {
-        filter.clone()
-    };
-    let Some(&first) = candidates.first() else {
+    let filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
+    let mut root_moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
+    let Some(&first) = root_moves.first() else {
         let score = if root.is_check() { -MATE } else { 0 };
-        return SearchResult {
-            best_move: Move::NULL,
-            ponder_move: Move::NULL,
-            score,
-            depth: 0,
-            nodes: 0,
-        };
+        return SearchResult { best_move: Move::NULL, ponder_move: Move::NULL, score, depth: 0, nodes: 0 };
     };
 
     context.tt.new_search();
     let tt = context.tt;
     let control = context.control;
-    let mut worker = Worker::new(
-        tt,
-        control,
-        time,
-        limits.nodes,
-        context.history,
-        context.histories,
-        filter,
-    );
-    let mut result = SearchResult {
-        best_move: first,
-        ponder_move: Move::NULL,
-        score: 0,
-        depth: 0,
-        nodes: 0,
-    };
+    let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
+    let mut workers: Vec<Worker> = context
+        .histories
+        .iter_mut()
+        .take(threads)
+        .map(|histories| {
+            Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
+        })
+        .collect();
+    let mut result = SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0 };
     let mut pv = vec![first];
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as i32 - 4)
-        .clamp(1, MAX_PLY as i32 - 4);
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
     let mut stable_iterations = 0;
+    let nodes = |workers: &[Worker]| workers.iter().map(|w| w.nodes).sum::<u64>();
+    let seldepth = |workers: &[Worker]| workers.iter().map(|w| w.seldepth).max().unwrap_or(0);
 
     for depth in 1..=max_depth {
-        worker.may_stop = depth > 1;
+        for worker in &mut workers {
+            worker.may_stop = depth > 1;
+        }
+        let split = threads > 1 && depth >= 2;
         let mut delta = 18;
-        let (mut alpha, mut beta) = if depth >= 4 {
-            (result.score - delta, result.score + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let (mut alpha, mut beta) =
+            if depth >= 4 { (result.score - delta, result.score + delta) } else { (-INFINITY, INFINITY) };
+        let mut iteration_pv: Vec<Move>;
         let score = loop {
-            let score = worker.search_root(root, alpha, beta, depth);
-            if worker.stopped {
+            let score = match (split, context.pool) {
+                (true, Some(pool)) => {
+                    let outcome =
+                        root::split_search(&mut workers, pool, control, root, &root_moves, alpha, beta, depth);
+                    iteration_pv = outcome.pv;
+                    outcome.score
+                }
+                _ => {
+                    let score = workers[0].search_root(root, alpha, beta, depth);
+                    iteration_pv = workers[0].principal_variation().to_vec();
+                    score
+                }
+            };
+            if workers.iter().any(|w| w.stopped) {
                 break score;
             }
             let bound = if score <= alpha {
@@ -227,43 +243,41 @@ pub fn search(
                 break score;
             };
             // Bounds are shown only once the search is slow enough for a human to watch.
-            if worker.time().elapsed() > Duration::from_secs(1) {
+            if workers[0].time().elapsed() > Duration::from_secs(1) {
                 report(&Report {
                     depth,
-                    seldepth: worker.seldepth,
+                    seldepth: seldepth(&workers),
                     score,
                     bound,
-                    nodes: worker.nodes,
-                    elapsed: worker.time().elapsed(),
+                    nodes: nodes(&workers),
+                    elapsed: workers[0].time().elapsed(),
                     hashfull: tt.hashfull(),
                     pv: pv.clone(),
                 });
             }
             delta += delta / 2;
         };
-        if worker.stopped {
+        if workers.iter().any(|w| w.stopped) {
             break;
         }
-        let iteration_pv = worker.principal_variation().to_vec();
         if let Some(&best) = iteration_pv.first() {
-            stable_iterations = if best == result.best_move {
-                stable_iterations + 1
-            } else {
-                0
-            };
+            stable_iterations = if best == result.best_move { stable_iterations + 1 } else { 0 };
             result.best_move = best;
             pv = iteration_pv;
+            // The root split searches the best move first.
+            if let Some(index) = root_moves.iter().position(|&mv| mv == best) {
+                root_moves[..=index].rotate_right(1);
+            }
         }
         result.score = score;
         result.depth = depth;
-        result.nodes = worker.nodes;
         report(&Report {
             depth,
-            seldepth: worker.seldepth,
+            seldepth: seldepth(&workers),
             score,
             bound: ScoreBound::Exact,
-            nodes: worker.nodes,
-            elapsed: worker.time().elapsed(),
+            nodes: nodes(&workers),
+            elapsed: workers[0].time().elapsed(),
             hashfull: tt.hashfull(),
             pv: pv.clone(),
         });
@@ -274,34 +288,31 @@ pub fn search(
                 break;
             }
         }
-        // A proven mate does not get shorter by searching much deeper: stop iterating (an
-        // infinite search then waits quietly for `stop`).
-        if mate.is_some_and(|m| depth > 2 * m.abs() + 8) {
+        // Far beyond a proven mate's length, deeper iterations rarely shorten it: stop (an
+        // infinite search then waits quietly for `stop`), unless `go mate` wants a shorter one.
+        if limits.mate.is_none() && mate.is_some_and(|m| depth > 4 * m.abs() + 8) {
             break;
         }
-        if !control.is_pondering()
-            && !worker
-                .time()
-                .may_start_iteration(if stable_iterations >= 4 {
-                    0.7
-                } else if stable_iterations == 0 {
-                    1.4
-                } else {
-                    1.0
-                })
-        {
+        let factor = if stable_iterations >= 4 {
+            0.7
+        } else if stable_iterations == 0 {
+            1.4
+        } else {
+            1.0
+        };
+        if !control.is_pondering() && !workers[0].time().may_start_iteration(factor) {
             break;
         }
-        if limits.nodes.is_some_and(|n| worker.nodes >= n) {
+        if limits.nodes.is_some_and(|n| nodes(&workers) >= n) {
             break;
         }
     }
 
-    result.nodes = worker.nodes;
-    result.ponder_move = pv
-        .get(1)
-        .copied()
-        .unwrap_or_else(|| expected_reply(root, result.best_move, tt));
+    for worker in &mut workers {
+        worker.flush_nodes();
+    }
+    result.nodes = nodes(&workers);
+    result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, tt));
     result
 }
 
@@ -339,13 +350,14 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
         let tt = TranspositionTable::new(8);
         let control = SearchControl::new(false);
-        let mut histories = Histories::default();
+        let mut histories = [Box::<Histories>::default()];
         let context = SearchContext {
             tt: &tt,
             control: &control,
             histories: &mut histories,
             history: &[],
             move_overhead_ms: 0,
+            pool: None,
         };
         search(&pos, &Limits::depth(depth), context, &mut |_| {})
     }

@@ -4,9 +4,7 @@
 //! by history, then the losing captures. A cutoff in an early stage skips the later generation.
 
 use super::see::{captured_value, see_ge, SEE_VALUES};
-use crate::movegen::{
-    generate, is_legal_move, AllMoves, MoveList, NoisyMoves, QuietMoves, MAX_MOVES,
-};
+use crate::movegen::{generate, is_legal_move, AllMoves, MoveList, NoisyMoves, QuietMoves, MAX_MOVES};
 use crate::position::Position;
 use crate::types::{Color, Move, Piece};
 
@@ -41,10 +39,7 @@ impl PieceTo {
     #[inline]
     pub fn of(pos: &Position, mv: Move) -> PieceTo {
         let piece = pos.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-        PieceTo {
-            piece: PieceIndex::new(pos.side_to_move(), piece),
-            to: mv.to() as u8,
-        }
+        PieceTo { piece: PieceIndex::new(pos.side_to_move(), piece), to: mv.to() as u8 }
     }
 
     fn index(self) -> usize {
@@ -96,11 +91,7 @@ impl Histories {
     }
 
     fn capture_index(pos: &Position, mv: Move) -> usize {
-        let captured = if mv.is_en_passant() {
-            Piece::Pawn
-        } else {
-            pos.piece_on(mv.to()).unwrap_or(Piece::Pawn)
-        };
+        let captured = if mv.is_en_passant() { Piece::Pawn } else { pos.piece_on(mv.to()).unwrap_or(Piece::Pawn) };
         PieceTo::of(pos, mv).index() * 6 + captured.index()
     }
 
@@ -147,10 +138,7 @@ impl Histories {
             apply_bonus(&mut self.butterfly[Self::butterfly_index(side, mv)], delta);
             let current = PieceTo::of(pos, mv);
             for prev in previous.iter().flatten() {
-                apply_bonus(
-                    &mut self.continuation[Self::continuation_index(*prev, current)],
-                    delta,
-                );
+                apply_bonus(&mut self.continuation[Self::continuation_index(*prev, current)], delta);
             }
         }
         if let Some(prev) = previous[0] {
@@ -195,11 +183,7 @@ pub struct PickerBuffers {
 
 impl Default for PickerBuffers {
     fn default() -> PickerBuffers {
-        PickerBuffers {
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            bad_noisy: MoveList::new(),
-        }
+        PickerBuffers { moves: MoveList::new(), scores: [0; MAX_MOVES], bad_noisy: MoveList::new() }
     }
 }
 
@@ -230,11 +214,7 @@ impl MovePicker {
 
     /// A picker for the quiescence search: captures and promotions, or every evasion in check.
     pub fn quiescence(pos: &Position, tt_move: Move, buf: Box<PickerBuffers>) -> MovePicker {
-        let tt_move = if pos.is_check() || tt_move.is_noisy() {
-            tt_move
-        } else {
-            Move::NULL
-        };
+        let tt_move = if pos.is_check() || tt_move.is_noisy() { tt_move } else { Move::NULL };
         MovePicker::build(pos, tt_move, [Move::NULL; 2], Move::NULL, true, buf)
     }
 
@@ -248,21 +228,8 @@ impl MovePicker {
     ) -> MovePicker {
         buf.moves.clear();
         buf.bad_noisy.clear();
-        let tt_move = if !tt_move.is_null() && is_legal_move(pos, tt_move) {
-            tt_move
-        } else {
-            Move::NULL
-        };
-        MovePicker {
-            stage: Stage::TtMove,
-            tt_move,
-            killers,
-            counter,
-            buf,
-            next: 0,
-            bad_next: 0,
-            noisy_only,
-        }
+        let tt_move = if !tt_move.is_null() && is_legal_move(pos, tt_move) { tt_move } else { Move::NULL };
+        MovePicker { stage: Stage::TtMove, tt_move, killers, counter, buf, next: 0, bad_next: 0, noisy_only }
     }
 
     /// The buffers, for the next picker at this ply.
@@ -271,20 +238,11 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when every move has been handed out.
-    pub fn next(
-        &mut self,
-        pos: &Position,
-        histories: &Histories,
-        previous: &[Option<PieceTo>; 2],
-    ) -> Option<Move> {
+    pub fn next(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
-                    self.stage = if pos.is_check() {
-                        Stage::GenerateEvasions
-                    } else {
-                        Stage::GenerateNoisy
-                    };
+                    self.stage = if pos.is_check() { Stage::GenerateEvasions } else { Stage::GenerateNoisy };
                     if !self.tt_move.is_null() {
                         return Some(self.tt_move);
                     }
@@ -313,11 +271,7 @@ impl MovePicker {
                         return Some(mv);
                     }
                     None => {
-                        self.stage = if self.noisy_only {
-                            Stage::Done
-                        } else {
-                            Stage::Killer1
-                        };
+                        self.stage = if self.noisy_only { Stage::Done } else { Stage::Killer1 };
                     }
                 },
                 Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
@@ -434,8 +388,7 @@ mod tests {
     fn picked(fen: &str, tt_move: Move) -> Vec<Move> {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
         let histories = Histories::default();
-        let mut picker =
-            MovePicker::new(&pos, tt_move, [Move::NULL; 2], Move::NULL, Box::default());
+        let mut picker = MovePicker::new(&pos, tt_move, [Move::NULL; 2], Move::NULL, Box::default());
         let mut out = Vec::new();
         while let Some(mv) = picker.next(&pos, &histories, &[None, None]) {
             out.push(mv);
@@ -472,14 +425,8 @@ mod tests {
     fn winning_captures_come_first_and_losing_ones_last() {
         // Nxb4 wins an undefended rook; Qxe6 gives the queen for a pawn defended by d7.
         let moves = picked("4k3/3p4/4p3/8/1r6/3N3Q/8/4K3 w - - 0 1", Move::NULL);
-        assert_eq!(
-            moves.first().map(|m| m.to_string()),
-            Some("d3b4".to_string())
-        );
-        assert_eq!(
-            moves.last().map(|m| m.to_string()),
-            Some("h3e6".to_string())
-        );
+        assert_eq!(moves.first().map(|m| m.to_string()), Some("d3b4".to_string()));
+        assert_eq!(moves.last().map(|m| m.to_string()), Some("h3e6".to_string()));
     }
 
     #[test]

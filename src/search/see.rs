@@ -92,11 +92,7 @@ mod tests {
 
     fn see_value(fen: &str, from: Square, to: Square) -> i32 {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
-        let kind = if pos.occupied().contains(to) {
-            MoveKind::CAPTURE
-        } else {
-            MoveKind::QUIET
-        };
+        let kind = if pos.occupied().contains(to) { MoveKind::CAPTURE } else { MoveKind::QUIET };
         let mv = Move::new(from, to, kind);
         assert!(pos.is_legal(mv), "{mv:?}");
         // The largest threshold the exchange still meets is its value.
@@ -110,58 +106,21 @@ mod tests {
     #[test]
     fn see_values_of_known_exchanges() {
         // Rook takes an undefended pawn.
-        assert_eq!(
-            see_value(
-                "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
-                Square::E1,
-                Square::E5
-            ),
-            100
-        );
+        assert_eq!(see_value("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", Square::E1, Square::E5), 100);
         // Knight takes a pawn defended by a pawn: wins the pawn, loses the knight.
         assert_eq!(
-            see_value(
-                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
-                Square::D3,
-                Square::E5
-            ),
+            see_value("1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", Square::D3, Square::E5),
             100 - 300
         );
         // Queen takes a pawn defended by a rook behind a rook: loses the queen.
-        assert_eq!(
-            see_value(
-                "4r1k1/4r3/8/4p3/8/8/4Q3/4K3 w - - 0 1",
-                Square::E2,
-                Square::E5
-            ),
-            100 - 900
-        );
+        assert_eq!(see_value("4r1k1/4r3/8/4p3/8/8/4Q3/4K3 w - - 0 1", Square::E2, Square::E5), 100 - 900);
         // Rook takes a rook defended by a rook, a second rook behind ours (x-ray): RxR, RxR,
         // RxR nets a rook.
-        assert_eq!(
-            see_value(
-                "3r2k1/3r4/8/8/8/8/3R4/3R2K1 w - - 0 1",
-                Square::D2,
-                Square::D7
-            ),
-            500
-        );
+        assert_eq!(see_value("3r2k1/3r4/8/8/8/8/3R4/3R2K1 w - - 0 1", Square::D2, Square::D7), 500);
         // Quiet moves: to a square a pawn attacks loses the piece, elsewhere nothing.
-        assert_eq!(
-            see_value("4k3/8/2p5/8/8/8/8/1N2K3 w - - 0 1", Square::B1, Square::D2),
-            0
-        );
-        assert_eq!(
-            see_value("4k3/8/2p5/8/8/8/8/3NK3 w - - 0 1", Square::D1, Square::B2),
-            0
-        );
-        assert_eq!(
-            see_value("4k3/8/2p5/8/4N3/8/8/4K3 w - - 0 1", Square::E4, Square::D6),
-            0
-        );
-        assert_eq!(
-            see_value("4k3/2p5/8/8/4N3/8/8/4K3 w - - 0 1", Square::E4, Square::D6),
-            -300
-        );
+        assert_eq!(see_value("4k3/8/2p5/8/8/8/8/1N2K3 w - - 0 1", Square::B1, Square::D2), 0);
+        assert_eq!(see_value("4k3/8/2p5/8/8/8/8/3NK3 w - - 0 1", Square::D1, Square::B2), 0);
+        assert_eq!(see_value("4k3/8/2p5/8/4N3/8/8/4K3 w - - 0 1", Square::E4, Square::D6), 0);
+        assert_eq!(see_value("4k3/2p5/8/8/4N3/8/8/4K3 w - - 0 1", Square::E4, Square::D6), -300);
     }
 }

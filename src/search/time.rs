@@ -33,10 +33,7 @@ pub struct Limits {
 impl Limits {
     /// A search to a fixed depth.
     pub fn depth(depth: i32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
+        Limits { depth: Some(depth), ..Limits::default() }
     }
 }
 
@@ -61,25 +58,13 @@ impl TimeManager {
             let moves_left = u64::from(limits.moves_to_go.map_or(32, |m| m.clamp(1, 50)));
             let soft = usable / moves_left + increment * 3 / 4;
             // Never more than half of what is left (all but a sliver when the control ends now).
-            let cap = if moves_left == 1 {
-                usable * 3 / 4
-            } else {
-                usable / 2
-            };
+            let cap = if moves_left == 1 { usable * 3 / 4 } else { usable / 2 };
             let hard = (soft * 5).min(cap).max(1);
             (soft.min(hard), hard)
         } else {
-            return TimeManager {
-                start,
-                soft: None,
-                hard: None,
-            };
+            return TimeManager { start, soft: None, hard: None };
         };
-        TimeManager {
-            start,
-            soft: Some(Duration::from_millis(soft)),
-            hard: Some(Duration::from_millis(hard)),
-        }
+        TimeManager { start, soft: Some(Duration::from_millis(soft)), hard: Some(Duration::from_millis(hard)) }
     }
 
     /// Time since the search started.
@@ -120,12 +105,7 @@ mod tests {
     use super::*;
 
     fn limits(time: u64, inc: u64, mtg: Option<u32>) -> Limits {
-        Limits {
-            time_ms: [Some(time), Some(time)],
-            increment_ms: [inc, inc],
-            moves_to_go: mtg,
-            ..Limits::default()
-        }
+        Limits { time_ms: [Some(time), Some(time)], increment_ms: [inc, inc], moves_to_go: mtg, ..Limits::default() }
     }
 
     #[test]
@@ -140,24 +120,16 @@ mod tests {
         ] {
             let tm = TimeManager::new(&limits(time, inc, mtg), Color::White, 25, Instant::now());
             let hard = tm.hard.map_or(0, |d| d.as_millis() as u64);
-            assert!(
-                hard + 25 <= time.max(26),
-                "time {time} inc {inc}: hard {hard}"
-            );
+            assert!(hard + 25 <= time.max(26), "time {time} inc {inc}: hard {hard}");
             assert!(tm.soft <= tm.hard);
         }
     }
 
     #[test]
     fn movetime_and_no_clock() {
-        let fixed = Limits {
-            movetime_ms: Some(500),
-            ..Limits::default()
-        };
+        let fixed = Limits { movetime_ms: Some(500), ..Limits::default() };
         let tm = TimeManager::new(&fixed, Color::Black, 20, Instant::now());
         assert_eq!(tm.hard, Some(Duration::from_millis(480)));
-        assert!(
-            TimeManager::new(&Limits::depth(5), Color::White, 20, Instant::now()).is_unlimited()
-        );
+        assert!(TimeManager::new(&Limits::depth(5), Color::White, 20, Instant::now()).is_unlimited());
     }
 }

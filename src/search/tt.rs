@@ -127,10 +127,7 @@ impl TranspositionTable {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
         let mut buckets = Vec::new();
         buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
-            buckets,
-            generation: AtomicU64::new(0),
-        }
+        TranspositionTable { buckets, generation: AtomicU64::new(0) }
     }
 
     /// The size in MB.
@@ -187,10 +184,7 @@ impl TranspositionTable {
             if stored_key == key {
                 if let Some(old) = unpack(data) {
                     // Keep a deeper exact result of this search unless the new one is exact.
-                    if bound != Bound::Exact
-                        && old.depth > depth + 3
-                        && generation_of(data) == generation
-                    {
+                    if bound != Bound::Exact && old.depth > depth + 3 && generation_of(data) == generation {
                         return;
                     }
                     if mv.is_null() {
@@ -249,16 +243,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::E2, Square::E4, MoveKind::DOUBLE_PUSH);
         tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower);
-        assert_eq!(
-            tt.probe(0xdead_beef),
-            Some(TtEntry {
-                mv,
-                score: -123,
-                eval: 45,
-                depth: 7,
-                bound: Bound::Lower
-            })
-        );
+        assert_eq!(tt.probe(0xdead_beef), Some(TtEntry { mv, score: -123, eval: 45, depth: 7, bound: Bound::Lower }));
         assert_eq!(tt.probe(0xdead_beee), None);
     }
 
@@ -269,14 +254,7 @@ mod tests {
         tt.store(key, Move::NULL, 10, 0, 3, Bound::Exact);
         // Simulate a torn write: the data word of another store next to this key's check word.
         let bucket = tt.bucket(key);
-        let other = pack(
-            Move::new(Square::A2, Square::A3, MoveKind::QUIET),
-            99,
-            0,
-            9,
-            Bound::Exact,
-            0,
-        );
+        let other = pack(Move::new(Square::A2, Square::A3, MoveKind::QUIET), 99, 0, 9, Bound::Exact, 0);
         bucket.entries[0].data.store(other, Ordering::Relaxed);
         assert_eq!(tt.probe(key), None);
     }
@@ -302,10 +280,7 @@ mod tests {
             tt.store(base | i, Move::NULL, 0, 0, depth, Bound::Exact);
         }
         tt.store(base | 5, Move::NULL, 0, 0, 5, Bound::Exact);
-        assert!(
-            tt.probe(base | 2).is_none(),
-            "the depth-2 entry is replaced"
-        );
+        assert!(tt.probe(base | 2).is_none(), "the depth-2 entry is replaced");
         assert!(tt.probe(base | 5).is_some() && tt.probe(base | 1).is_some());
     }
 }

@@ -227,11 +227,7 @@ impl fmt::Display for Bitboard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for rank in Rank::ALL.iter().rev() {
             for file in File::ALL {
-                let mark = if self.contains(Square::new(file, *rank)) {
-                    'X'
-                } else {
-                    '.'
-                };
+                let mark = if self.contains(Square::new(file, *rank)) { 'X' } else { '.' };
                 write!(f, "{mark}")?;
             }
             writeln!(f)?;
@@ -259,10 +255,7 @@ mod tests {
         assert_eq!(Bitboard::FILE_A.west(), Bitboard::EMPTY);
         assert_eq!(Bitboard::RANK_8.north(), Bitboard::EMPTY);
         assert_eq!(Bitboard::from_square(Square::E4).east(), Square::F4.into());
-        assert_eq!(
-            Bitboard::from_square(Square::E4).forward(false),
-            Square::E3.into()
-        );
+        assert_eq!(Bitboard::from_square(Square::E4).forward(false), Square::E3.into());
     }
 
     #[test]

@@ -27,10 +27,7 @@ impl MoveKind {
     /// A promotion to `piece` (knight to queen), capturing or not.
     #[inline(always)]
     pub const fn promotion(piece: Piece, capture: bool) -> MoveKind {
-        debug_assert!(matches!(
-            piece,
-            Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen
-        ));
+        debug_assert!(matches!(piece, Piece::Knight | Piece::Bishop | Piece::Rook | Piece::Queen));
         let capture_bit = if capture { Self::CAPTURE_BIT } else { 0 };
         MoveKind(Self::PROMOTION | capture_bit | (piece as u8 - 1))
     }
@@ -141,11 +138,7 @@ impl Move {
         if !self.is_castle() {
             return to;
         }
-        let file = if (to as u8) > (from as u8) {
-            File::G
-        } else {
-            File::C
-        };
+        let file = if (to as u8) > (from as u8) { File::G } else { File::C };
         Square::new(file, from.rank())
     }
 
@@ -168,11 +161,7 @@ impl fmt::Display for UciMove {
         if mv.is_null() {
             return f.write_str("0000");
         }
-        let to = if self.chess960 {
-            mv.to()
-        } else {
-            mv.king_destination()
-        };
+        let to = if self.chess960 { mv.to() } else { mv.king_destination() };
         write!(f, "{}{}", mv.from(), to)?;
         if let Some(piece) = mv.promotion() {
             write!(f, "{}", piece.to_char())?;
@@ -231,11 +220,7 @@ mod tests {
         let long = Move::new(Square::E8, Square::A8, MoveKind::CASTLE);
         assert_eq!(long.to_string(), "e8c8");
         assert_eq!(Move::NULL.to_string(), "0000");
-        let promo = Move::new(
-            Square::B7,
-            Square::A8,
-            MoveKind::promotion(Piece::Knight, true),
-        );
+        let promo = Move::new(Square::B7, Square::A8, MoveKind::promotion(Piece::Knight, true));
         assert_eq!(promo.to_string(), "b7a8n");
     }
 }

@@ -18,14 +18,7 @@ pub enum Piece {
 
 impl Piece {
     /// Every kind, pawn first.
-    pub const ALL: [Piece; 6] = [
-        Piece::Pawn,
-        Piece::Knight,
-        Piece::Bishop,
-        Piece::Rook,
-        Piece::Queen,
-        Piece::King,
-    ];
+    pub const ALL: [Piece; 6] = [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
 
     /// The kinds a pawn may promote to, strongest first.
     pub const PROMOTIONS: [Piece; 4] = [Piece::Queen, Piece::Knight, Piece::Rook, Piece::Bishop];
@@ -78,11 +71,7 @@ impl Piece {
     /// assert_eq!(Piece::from_fen_char('x'), None);
     /// ```
     pub fn from_fen_char(c: char) -> Option<(Piece, Color)> {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let piece = match c.to_ascii_lowercase() {
             'p' => Piece::Pawn,
             'n' => Piece::Knight,

@@ -50,16 +50,7 @@ pub enum Rank {
 
 impl File {
     /// Every file, A first.
-    pub const ALL: [File; 8] = [
-        File::A,
-        File::B,
-        File::C,
-        File::D,
-        File::E,
-        File::F,
-        File::G,
-        File::H,
-    ];
+    pub const ALL: [File; 8] = [File::A, File::B, File::C, File::D, File::E, File::F, File::G, File::H];
 
     /// The file with index `i` (0 = A); `i` must be below 8.
     #[inline]
@@ -84,9 +75,7 @@ impl File {
 
     /// The file named by a lowercase letter `a`..`h`.
     pub fn from_char(c: char) -> Option<File> {
-        ('a'..='h')
-            .contains(&c)
-            .then(|| File::from_index(c as u8 - b'a'))
+        ('a'..='h').contains(&c).then(|| File::from_index(c as u8 - b'a'))
     }
 
     /// The lowercase letter of the file.
@@ -97,16 +86,8 @@ impl File {
 
 impl Rank {
     /// Every rank, first to eighth.
-    pub const ALL: [Rank; 8] = [
-        Rank::First,
-        Rank::Second,
-        Rank::Third,
-        Rank::Fourth,
-        Rank::Fifth,
-        Rank::Sixth,
-        Rank::Seventh,
-        Rank::Eighth,
-    ];
+    pub const ALL: [Rank; 8] =
+        [Rank::First, Rank::Second, Rank::Third, Rank::Fourth, Rank::Fifth, Rank::Sixth, Rank::Seventh, Rank::Eighth];
 
     /// The rank with index `i` (0 = first); `i` must be below 8.
     #[inline]
@@ -131,9 +112,7 @@ impl Rank {
 
     /// The rank named by a digit `1`..`8`.
     pub fn from_char(c: char) -> Option<Rank> {
-        ('1'..='8')
-            .contains(&c)
-            .then(|| Rank::from_index(c as u8 - b'1'))
+        ('1'..='8').contains(&c).then(|| Rank::from_index(c as u8 - b'1'))
     }
 
     /// The digit of the rank.

@@ -19,10 +19,7 @@ pub enum Command {
     /// `ucinewgame`.
     UciNewGame,
     /// `position startpos|fen F [moves ...]` (`fen: None` is the start position).
-    Position {
-        fen: Option<String>,
-        moves: Vec<String>,
-    },
+    Position { fen: Option<String>, moves: Vec<String> },
     /// `go ...`.
     Go(Go),
     /// `stop`.
@@ -35,8 +32,8 @@ pub enum Command {
     Display,
     /// `eval`: the static evaluation by term.
     Eval,
-    /// `bench [depth]`.
-    Bench { depth: Option<i32> },
+    /// `bench [depth [threads]]`.
+    Bench { depth: Option<i32>, threads: Option<usize> },
     /// `go perft N`.
     Perft { depth: u32 },
 }
@@ -59,10 +56,7 @@ pub enum CommandError {
     /// No known command in the line.
     Unknown(String),
     /// A known command whose arguments cannot be used.
-    Malformed {
-        command: &'static str,
-        reason: String,
-    },
+    Malformed { command: &'static str, reason: String },
 }
 
 impl fmt::Display for CommandError {
@@ -110,9 +104,7 @@ impl Command {
             "quit" => Command::Quit,
             "d" => Command::Display,
             "eval" => Command::Eval,
-            "bench" => Command::Bench {
-                depth: parse_bench_depth(args)?,
-            },
+            "bench" => parse_bench(args)?,
             other => return Err(CommandError::Unknown(clip(other))),
         };
         Ok(Some(command))
@@ -138,17 +130,22 @@ fn is_command(token: &str) -> bool {
     )
 }
 
-fn parse_bench_depth(args: &[&str]) -> Result<Option<i32>, CommandError> {
-    match args.first() {
-        None => Ok(None),
-        Some(text) => match text.parse::<i32>() {
-            Ok(depth) if (1..=64).contains(&depth) => Ok(Some(depth)),
-            _ => Err(CommandError::Malformed {
-                command: "bench",
-                reason: format!("depth must be a number from 1 to 64, got '{}'", clip(text)),
-            }),
-        },
-    }
+fn parse_bench(args: &[&str]) -> Result<Command, CommandError> {
+    let number = |index: usize, max: i64, what: &str| -> Result<Option<i64>, CommandError> {
+        match args.get(index) {
+            None => Ok(None),
+            Some(text) => match text.parse::<i64>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(CommandError::Malformed {
+                    command: "bench",
+                    reason: format!("{what} must be a number from 1 to {max}, got '{}'", clip(text)),
+                }),
+            },
+        }
+    };
+    let depth = number(0, 64, "depth")?.map(|d| d as i32);
+    let threads = number(1, 1024, "threads")?.map(|t| t as usize);
+    Ok(Command::Bench { depth, threads })
 }
 
 fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
@@ -165,24 +162,15 @@ fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
         None => (rest, None),
     };
     if name_tokens.is_empty() {
-        return Err(CommandError::Malformed {
-            command: "setoption",
-            reason: "the option name is missing".to_string(),
-        });
+        return Err(CommandError::Malformed { command: "setoption", reason: "the option name is missing".to_string() });
     }
-    Ok(Command::SetOption {
-        name: name_tokens.join(" "),
-        value,
-    })
+    Ok(Command::SetOption { name: name_tokens.join(" "), value })
 }
 
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
     let moves_at = args.iter().position(|&t| t == "moves");
     let (setup, moves) = match moves_at {
-        Some(i) => (
-            &args[..i],
-            args[i + 1..].iter().map(|m| m.to_string()).collect(),
-        ),
+        Some(i) => (&args[..i], args[i + 1..].iter().map(|m| m.to_string()).collect()),
         None => (args, Vec::new()),
     };
     let fen = match setup.first() {
@@ -222,25 +210,18 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
                     i += 1;
                 }
             }
-            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "movetime"
-            | "mate" => {
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "movetime" | "mate" => {
                 let Some(text) = args.get(i).filter(|t| !is_go_keyword(t)) else {
-                    go.warnings
-                        .push(format!("go {key}: the value is missing; ignored"));
+                    go.warnings.push(format!("go {key}: the value is missing; ignored"));
                     continue;
                 };
                 i += 1;
                 match text.parse::<i64>() {
                     Ok(value) => apply_go_value(&mut go, key, value),
-                    Err(_) => go.warnings.push(format!(
-                        "go {key}: '{}' is not a whole number; ignored",
-                        clip(text)
-                    )),
+                    Err(_) => go.warnings.push(format!("go {key}: '{}' is not a whole number; ignored", clip(text))),
                 }
             }
-            other => go
-                .warnings
-                .push(format!("go: unknown token '{}' ignored", clip(other))),
+            other => go.warnings.push(format!("go: unknown token '{}' ignored", clip(other))),
         }
     }
     Ok(Command::Go(go))
@@ -272,12 +253,9 @@ fn apply_go_value(go: &mut Go, key: &str, value: i64) {
     let clamped = value.clamp(0, MAX_TIME_MS);
     if value < 0 {
         // Some GUIs send a negative clock once it has run out: move at once.
-        go.warnings
-            .push(format!("go {key}: negative value {value} taken as 0"));
+        go.warnings.push(format!("go {key}: negative value {value} taken as 0"));
     } else if value > MAX_TIME_MS {
-        go.warnings.push(format!(
-            "go {key}: {value} is beyond any clock; taken as {MAX_TIME_MS}"
-        ));
+        go.warnings.push(format!("go {key}: {value} is beyond any clock; taken as {MAX_TIME_MS}"));
     }
     let ms = clamped as u64;
     match key {
@@ -310,34 +288,19 @@ mod tests {
         assert_eq!(parse("  isready  "), Command::IsReady);
         assert_eq!(parse("joho debug on"), Command::Debug(true));
         assert_eq!(Command::parse(""), Ok(None));
-        assert!(matches!(
-            Command::parse("hello world"),
-            Err(CommandError::Unknown(_))
-        ));
+        assert!(matches!(Command::parse("hello world"), Err(CommandError::Unknown(_))));
     }
 
     #[test]
     fn position_forms() {
-        assert_eq!(
-            parse("position startpos"),
-            Command::Position {
-                fen: None,
-                moves: vec![]
-            }
-        );
+        assert_eq!(parse("position startpos"), Command::Position { fen: None, moves: vec![] });
         assert_eq!(
             parse("position startpos moves e2e4 e7e5"),
-            Command::Position {
-                fen: None,
-                moves: vec!["e2e4".into(), "e7e5".into()]
-            }
+            Command::Position { fen: None, moves: vec!["e2e4".into(), "e7e5".into()] }
         );
         assert_eq!(
             parse("position fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1a2"),
-            Command::Position {
-                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
-                moves: vec!["a1a2".into()]
-            }
+            Command::Position { fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()), moves: vec!["a1a2".into()] }
         );
         assert!(Command::parse("position").is_err());
         assert!(Command::parse("position fen").is_err());
@@ -347,18 +310,9 @@ mod tests {
     fn setoption_names_and_values_with_spaces() {
         assert_eq!(
             parse("setoption name Move Overhead value 100"),
-            Command::SetOption {
-                name: "Move Overhead".into(),
-                value: Some("100".into())
-            }
+            Command::SetOption { name: "Move Overhead".into(), value: Some("100".into()) }
         );
-        assert_eq!(
-            parse("setoption name Clear Hash"),
-            Command::SetOption {
-                name: "Clear Hash".into(),
-                value: None
-            }
-        );
+        assert_eq!(parse("setoption name Clear Hash"), Command::SetOption { name: "Clear Hash".into(), value: None });
         assert!(Command::parse("setoption value 3").is_err());
     }
 
@@ -369,20 +323,12 @@ mod tests {
         };
         assert_eq!(go.limits.time_ms, [Some(1000), Some(0)]);
         assert_eq!(go.limits.increment_ms, [10, 0]);
-        assert_eq!(
-            (go.limits.moves_to_go, go.limits.depth, go.limits.nodes),
-            (Some(20), Some(7), Some(99))
-        );
+        assert_eq!((go.limits.moves_to_go, go.limits.depth, go.limits.nodes), (Some(20), Some(7), Some(99)));
         assert_eq!((go.limits.movetime_ms, go.limits.mate), (Some(50), Some(3)));
         assert!(go.limits.infinite && go.limits.ponder);
-        assert_eq!(
-            go.search_moves_text,
-            vec!["e2e4".to_string(), "d2d4".to_string()]
-        );
+        assert_eq!(go.search_moves_text, vec!["e2e4".to_string(), "d2d4".to_string()]);
         assert_eq!(go.warnings.len(), 2, "{:?}", go.warnings);
-        let Command::Go(missing) = parse("go wtime") else {
-            unreachable!()
-        };
+        let Command::Go(missing) = parse("go wtime") else { unreachable!() };
         assert_eq!(missing.warnings.len(), 1);
         assert_eq!(parse("go perft 3"), Command::Perft { depth: 3 });
         assert!(Command::parse("go perft x").is_err());

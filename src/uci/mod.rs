@@ -44,10 +44,7 @@ enum Input {
 
 /// Reads up to the next newline, keeping at most `MAX_LINE_BYTES`; `Ok(None)` at end of input,
 /// `Ok(Some(Err(..)))` for a line that was too long or not UTF-8.
-fn read_line(
-    reader: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-) -> std::io::Result<Option<Result<String, &'static str>>> {
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Result<String, &'static str>>> {
     buf.clear();
     let mut too_long = false;
     let mut seen_any = false;
@@ -81,33 +78,28 @@ fn read_line(
     if too_long {
         return Ok(Some(Err("input line longer than 64 KiB ignored")));
     }
-    Ok(Some(
-        String::from_utf8(std::mem::take(buf))
-            .map_err(|_| "input line is not valid UTF-8; ignored"),
-    ))
+    Ok(Some(String::from_utf8(std::mem::take(buf)).map_err(|_| "input line is not valid UTF-8; ignored")))
 }
 
 /// Runs the UCI loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
     let (sender, receiver) = mpsc::channel();
-    let reader = std::thread::Builder::new()
-        .name("uci-input".into())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            let mut lock = stdin.lock();
-            let mut buf = Vec::new();
-            loop {
-                let input = match read_line(&mut lock, &mut buf) {
-                    Ok(Some(Ok(line))) => Input::Line(line),
-                    Ok(Some(Err(reason))) => Input::Refused(reason),
-                    Ok(None) | Err(_) => Input::End,
-                };
-                let end = matches!(input, Input::End);
-                if sender.send(input).is_err() || end {
-                    break;
-                }
+    let reader = std::thread::Builder::new().name("uci-input".into()).spawn(move || {
+        let stdin = std::io::stdin();
+        let mut lock = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            let input = match read_line(&mut lock, &mut buf) {
+                Ok(Some(Ok(line))) => Input::Line(line),
+                Ok(Some(Err(reason))) => Input::Refused(reason),
+                Ok(None) | Err(_) => Input::End,
+            };
+            let end = matches!(input, Input::End);
+            if sender.send(input).is_err() || end {
+                break;
             }
-        });
+        }
+    });
     if reader.is_err() {
         println!("info string error: cannot start the input thread");
         return;
@@ -130,7 +122,7 @@ pub fn run() {
 
 struct Running {
     control: Arc<SearchControl>,
-    handle: JoinHandle<Box<Histories>>,
+    handle: JoinHandle<Vec<Box<Histories>>>,
 }
 
 /// The engine's state between commands.
@@ -140,8 +132,10 @@ pub struct Engine {
     history: Vec<u64>,
     options: Options,
     tt: Arc<TranspositionTable>,
-    /// Move-ordering statistics; lent to the search thread while it runs.
-    histories: Option<Box<Histories>>,
+    /// Move-ordering statistics, one per search thread; lent to the search while it runs.
+    histories: Option<Vec<Box<Histories>>>,
+    /// The worker threads of the root split, built once per `Threads` value above 1.
+    pool: Option<Arc<WorkerPool>>,
     running: Option<Running>,
 }
 
@@ -160,7 +154,8 @@ impl Engine {
             history: Vec::new(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
-            histories: Some(Box::default()),
+            histories: Some(vec![Box::default()]),
+            pool: None,
             running: None,
         }
     }
@@ -207,10 +202,10 @@ impl Engine {
                 self.finish_search();
                 self.print_eval();
             }
-            Command::Bench { depth } => {
+            Command::Bench { depth, threads } => {
                 self.finish_search();
                 let mut out = std::io::stdout().lock();
-                if let Err(e) = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), &mut out) {
+                if let Err(e) = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), threads.unwrap_or(1), &mut out) {
                     println!("info string error: bench output failed: {e}");
                 }
             }
@@ -237,7 +232,7 @@ impl Engine {
             Some(tt) => tt.clear(),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
         }
-        if let Some(histories) = &mut self.histories {
+        for histories in self.histories.iter_mut().flatten() {
             histories.clear();
         }
     }
@@ -261,12 +256,32 @@ impl Engine {
                 self.tt = Arc::new(TranspositionTable::new(1));
                 self.tt = Arc::new(TranspositionTable::new(mb));
             }
-            Change::Threads(n) => self.options.threads = n,
+            Change::Threads(n) => self.set_threads(n),
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
             Change::ClearHash => self.clear_tables(),
             Change::Ponder(on) => self.options.ponder = on,
             Change::Chess960(on) => self.options.chess960 = on,
         }
+    }
+
+    /// Rebuilds the worker pool for `threads` (none for one) and gives each thread its tables.
+    fn set_threads(&mut self, threads: usize) {
+        self.pool = None;
+        if threads > 1 {
+            match WorkerPool::new(threads) {
+                Ok(pool) => self.pool = Some(Arc::new(pool)),
+                Err(e) => {
+                    println!("info string error: {e}; searching with one thread");
+                    self.options.threads = 1;
+                    self.histories = Some(vec![Box::default()]);
+                    return;
+                }
+            }
+        }
+        self.options.threads = threads;
+        let mut histories = self.histories.take().unwrap_or_default();
+        histories.resize_with(threads, Box::default);
+        self.histories = Some(histories);
     }
 
     /// The legal move `text` names here: UCI notation, castling in either form.
@@ -330,27 +345,24 @@ impl Engine {
         let pos = self.position.clone();
         let history = self.history.clone();
         let mut histories = self.histories.take().unwrap_or_default();
+        histories.resize_with(self.options.threads.max(1), Box::default);
+        let pool = self.pool.clone();
         let chess960 = self.options.chess960;
         let overhead = self.options.move_overhead_ms;
         let thread_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
+        let spawned =
+            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
                 let context = SearchContext {
                     tt: &tt,
                     control: &thread_control,
                     histories: &mut histories,
                     history: &history,
                     move_overhead_ms: overhead,
+                    pool: pool.as_deref(),
                 };
-                let result = search(&pos, &limits, context, &mut |report| {
-                    println!("{}", info_line(report, chess960))
-                });
+                let result = search(&pos, &limits, context, &mut |report| println!("{}", info_line(report, chess960)));
                 // Exactly one bestmove, and never before `stop` during an infinite or ponder search.
-                while (limits.infinite || thread_control.is_pondering())
-                    && !thread_control.stop_requested()
-                {
+                while (limits.infinite || thread_control.is_pondering()) && !thread_control.stop_requested() {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 print_bestmove(result.best_move, result.ponder_move, chess960);
@@ -362,11 +374,7 @@ impl Engine {
                 println!("info string error: cannot start the search thread ({e}); playing the first legal move");
                 let mut list = MoveList::new();
                 generate_legal(&self.position, &mut list);
-                print_bestmove(
-                    list.first().copied().unwrap_or(Move::NULL),
-                    Move::NULL,
-                    self.options.chess960,
-                );
+                print_bestmove(list.first().copied().unwrap_or(Move::NULL), Move::NULL, self.options.chess960);
             }
         }
     }
@@ -379,20 +387,14 @@ impl Engine {
         for color in Color::ALL {
             let name = if color.is_white() { "White" } else { "Black" };
             println!("Attacked by {name}: {}", squares(pos.attacked_by(color)));
-            println!(
-                "{name} pieces attacked and undefended: {}",
-                squares(pos.undefended(color))
-            );
+            println!("{name} pieces attacked and undefended: {}", squares(pos.undefended(color)));
             println!("{name} pinned: {}", squares(pos.pinned(color)));
         }
     }
 
     fn print_eval(&self) {
         let breakdown = eval::breakdown(&self.position);
-        println!(
-            "{:<28} {:>13} {:>13} {:>13}",
-            "term (mg eg)", "White", "Black", "total"
-        );
+        println!("{:<28} {:>13} {:>13} {:>13}", "term (mg eg)", "White", "Black", "total");
         for (name, white, black) in &breakdown.terms {
             let total = *white - *black;
             println!(
@@ -430,11 +432,7 @@ impl Engine {
         }
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
         let _ = writeln!(stdout, "\nNodes searched: {total}");
-        let _ = writeln!(
-            stdout,
-            "info string perft {depth}: {total} nodes in {} ms",
-            start.elapsed().as_millis()
-        );
+        let _ = writeln!(stdout, "info string perft {depth}: {total} nodes in {} ms", start.elapsed().as_millis());
     }
 }
 
@@ -449,11 +447,7 @@ fn print_bestmove(best: Move, ponder: Move, chess960: bool) {
     if ponder.is_null() {
         println!("bestmove {}", best.to_uci(chess960));
     } else {
-        println!(
-            "bestmove {} ponder {}",
-            best.to_uci(chess960),
-            ponder.to_uci(chess960)
-        );
+        println!("bestmove {} ponder {}", best.to_uci(chess960), ponder.to_uci(chess960));
     }
 }
 
@@ -470,11 +464,7 @@ pub fn info_line(report: &Report, chess960: bool) -> String {
     };
     let millis = report.elapsed.as_millis();
     let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(0.001)) as u64;
-    let pv: Vec<String> = report
-        .pv
-        .iter()
-        .map(|mv| mv.to_uci(chess960).to_string())
-        .collect();
+    let pv: Vec<String> = report.pv.iter().map(|mv| mv.to_uci(chess960).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv 1 score {score}{bound} nodes {} nps {nps} hashfull {} time {millis} pv {}",
         report.depth,
@@ -512,14 +502,8 @@ mod tests {
     #[test]
     fn position_keeps_the_moves_before_a_bad_one() {
         let mut engine = Engine::new();
-        engine.set_position(
-            None,
-            &["e2e4".into(), "e7e5".into(), "e1e3".into(), "d2d4".into()],
-        );
-        assert_eq!(
-            engine.position.to_fen(),
-            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
-        );
+        engine.set_position(None, &["e2e4".into(), "e7e5".into(), "e1e3".into(), "d2d4".into()]);
+        assert_eq!(engine.position.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
         assert_eq!(engine.history.len(), 2);
         let before = engine.position.clone();
         engine.set_position(Some("not a fen"), &[]);
@@ -531,14 +515,8 @@ mod tests {
         let mut engine = Engine::new();
         let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         engine.set_position(Some(fen), &["e1g1".into()]);
-        assert!(engine
-            .position
-            .to_fen()
-            .starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
+        assert!(engine.position.to_fen().starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
         engine.set_position(Some(fen), &["e1h1".into()]);
-        assert!(engine
-            .position
-            .to_fen()
-            .starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
+        assert!(engine.position.to_fen().starts_with("r3k2r/8/8/8/8/8/8/R4RK1 b kq"));
     }
 }

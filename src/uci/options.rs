@@ -25,13 +25,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            move_overhead_ms: 30,
-            ponder: false,
-            chess960: false,
-        }
+        Options { hash_mb: 16, threads: 1, move_overhead_ms: 30, ponder: false, chess960: false }
     }
 }
 
@@ -50,18 +44,9 @@ pub enum Change {
 pub fn declarations() -> Vec<String> {
     let d = Options::default();
     vec![
-        format!(
-            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-            d.hash_mb
-        ),
-        format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            d.threads
-        ),
-        format!(
-            "option name Move Overhead type spin default {} min 0 max 5000",
-            d.move_overhead_ms
-        ),
+        format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
+        format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
+        format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead_ms),
         "option name Clear Hash type button".to_string(),
         format!("option name Ponder type check default {}", d.ponder),
         format!("option name UCI_Chess960 type check default {}", d.chess960),
@@ -69,22 +54,14 @@ pub fn declarations() -> Vec<String> {
 }
 
 /// A spin value: a number, clamped into `min..=max` with a warning when outside.
-fn spin(
-    name: &str,
-    value: Option<&str>,
-    min: i64,
-    max: i64,
-) -> Result<(i64, Option<String>), String> {
+fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<(i64, Option<String>), String> {
     let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
     let number: i64 = text.trim().parse().map_err(|_| {
-        format!(
-            "option {name}: '{}' is not a whole number; unchanged",
-            text.chars().take(40).collect::<String>()
-        )
+        format!("option {name}: '{}' is not a whole number; unchanged", text.chars().take(40).collect::<String>())
     })?;
     let clamped = number.clamp(min, max);
-    let warning = (clamped != number)
-        .then(|| format!("option {name}: {number} is outside {min}..{max}; set to {clamped}"));
+    let warning =
+        (clamped != number).then(|| format!("option {name}: {number} is outside {min}..{max}; set to {clamped}"));
     Ok((clamped, warning))
 }
 
@@ -92,9 +69,7 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        _ => Err(format!(
-            "option {name} expects 'true' or 'false'; unchanged"
-        )),
+        _ => Err(format!("option {name} expects 'true' or 'false'; unchanged")),
     }
 }
 
@@ -102,21 +77,13 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 /// adjusted; an error message if it cannot be applied.
 pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>), String> {
     match name.trim().to_ascii_lowercase().as_str() {
-        "hash" => {
-            spin("Hash", value, 1, MAX_HASH_MB as i64).map(|(v, w)| (Change::Hash(v as usize), w))
-        }
-        "threads" => spin("Threads", value, 1, MAX_THREADS as i64)
-            .map(|(v, w)| (Change::Threads(v as usize), w)),
-        "move overhead" => {
-            spin("Move Overhead", value, 0, 5000).map(|(v, w)| (Change::MoveOverhead(v as u64), w))
-        }
+        "hash" => spin("Hash", value, 1, MAX_HASH_MB as i64).map(|(v, w)| (Change::Hash(v as usize), w)),
+        "threads" => spin("Threads", value, 1, MAX_THREADS as i64).map(|(v, w)| (Change::Threads(v as usize), w)),
+        "move overhead" => spin("Move Overhead", value, 0, 5000).map(|(v, w)| (Change::MoveOverhead(v as u64), w)),
         "clear hash" => Ok((Change::ClearHash, None)),
         "ponder" => check("Ponder", value).map(|v| (Change::Ponder(v), None)),
         "uci_chess960" => check("UCI_Chess960", value).map(|v| (Change::Chess960(v), None)),
-        _ => Err(format!(
-            "no such option '{}'",
-            name.chars().take(40).collect::<String>()
-        )),
+        _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
     }
 }
 
@@ -127,24 +94,15 @@ mod tests {
     #[test]
     fn spins_clamp_and_report() {
         assert_eq!(parse("Hash", Some("64")), Ok((Change::Hash(64), None)));
-        assert_eq!(
-            parse("hash", Some("0")).map(|(c, w)| (c, w.is_some())),
-            Ok((Change::Hash(1), true))
-        );
-        assert_eq!(
-            parse("Threads", Some("100000")).map(|(c, _)| c),
-            Ok(Change::Threads(MAX_THREADS))
-        );
+        assert_eq!(parse("hash", Some("0")).map(|(c, w)| (c, w.is_some())), Ok((Change::Hash(1), true)));
+        assert_eq!(parse("Threads", Some("100000")).map(|(c, _)| c), Ok(Change::Threads(MAX_THREADS)));
         assert!(parse("Hash", Some("lots")).is_err());
         assert!(parse("Hash", None).is_err());
     }
 
     #[test]
     fn checks_buttons_and_unknown_names() {
-        assert_eq!(
-            parse("UCI_Chess960", Some("true")),
-            Ok((Change::Chess960(true), None))
-        );
+        assert_eq!(parse("UCI_Chess960", Some("true")), Ok((Change::Chess960(true), None)));
         assert!(parse("Ponder", Some("maybe")).is_err());
         assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
         assert!(parse("Colour", Some("blue")).is_err());
