@@ -105,7 +105,7 @@ pub fn run(depth: i32, threads: usize, out: &mut dyn Write) -> std::io::Result<B
         };
         let tt = TranspositionTable::new(16);
         let control = SearchControl::new(false);
-        let mut histories: Vec<Box<Histories>> = (0..threads.max(1)).map(|_| Box::default()).collect();
+        let mut histories: Vec<Histories> = (0..threads.max(1)).map(|_| Histories::default()).collect();
         let context = SearchContext {
             tt: &tt,
             control: &control,

@@ -146,7 +146,7 @@ pub struct SearchContext<'a> {
     /// Stop and ponder controls.
     pub control: &'a SearchControl,
     /// Move-ordering statistics, one per search thread, kept between searches.
-    pub histories: &'a mut [Box<Histories>],
+    pub histories: &'a mut [Histories],
     /// Keys of the game's positions before the root (for repetition draws).
     pub history: &'a [u64],
     /// Milliseconds kept back for communication latency.
@@ -218,8 +218,12 @@ pub fn search(
         let score = loop {
             let score = match (split, context.pool) {
                 (true, Some(pool)) => {
-                    let outcome =
-                        root::split_search(&mut workers, pool, control, root, &root_moves, alpha, beta, depth);
+                    let outcome = root::split_search(
+                        &mut workers,
+                        pool,
+                        control,
+                        root::RootIteration { root, moves: &root_moves, alpha, beta, depth },
+                    );
                     iteration_pv = outcome.pv;
                     outcome.score
                 }
@@ -350,7 +354,7 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
         let tt = TranspositionTable::new(8);
         let control = SearchControl::new(false);
-        let mut histories = [Box::<Histories>::default()];
+        let mut histories = [Histories::default()];
         let context = SearchContext {
             tt: &tt,
             control: &control,

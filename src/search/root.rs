@@ -27,17 +27,23 @@ struct Best {
     pv: Vec<Move>,
 }
 
-/// Searches the root moves `moves` (best first) to `depth` in (alpha, beta) on the pool.
+/// One iteration's root search: the position, its moves (best first), the window and depth.
+pub struct RootIteration<'a> {
+    pub root: &'a Position,
+    pub moves: &'a [Move],
+    pub alpha: i32,
+    pub beta: i32,
+    pub depth: i32,
+}
+
+/// Searches an iteration's root moves on the pool.
 pub fn split_search(
     workers: &mut [Worker<'_>],
     pool: &WorkerPool,
     control: &SearchControl,
-    root: &Position,
-    moves: &[Move],
-    alpha: i32,
-    beta: i32,
-    depth: i32,
+    iteration: RootIteration,
 ) -> RootOutcome {
+    let RootIteration { root, moves, alpha, beta, depth } = iteration;
     let info = root.check_info();
     let shared_alpha = AtomicI32::new(alpha);
     let next = AtomicUsize::new(1);

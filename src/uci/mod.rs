@@ -122,7 +122,7 @@ pub fn run() {
 
 struct Running {
     control: Arc<SearchControl>,
-    handle: JoinHandle<Vec<Box<Histories>>>,
+    handle: JoinHandle<Vec<Histories>>,
 }
 
 /// The engine's state between commands.
@@ -133,7 +133,7 @@ pub struct Engine {
     options: Options,
     tt: Arc<TranspositionTable>,
     /// Move-ordering statistics, one per search thread; lent to the search while it runs.
-    histories: Option<Vec<Box<Histories>>>,
+    histories: Option<Vec<Histories>>,
     /// The worker threads of the root split, built once per `Threads` value above 1.
     pool: Option<Arc<WorkerPool>>,
     running: Option<Running>,
@@ -154,7 +154,7 @@ impl Engine {
             history: Vec::new(),
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
-            histories: Some(vec![Box::default()]),
+            histories: Some(vec![Histories::default()]),
             pool: None,
             running: None,
         }
@@ -273,14 +273,14 @@ impl Engine {
                 Err(e) => {
                     println!("info string error: {e}; searching with one thread");
                     self.options.threads = 1;
-                    self.histories = Some(vec![Box::default()]);
+                    self.histories = Some(vec![Histories::default()]);
                     return;
                 }
             }
         }
         self.options.threads = threads;
         let mut histories = self.histories.take().unwrap_or_default();
-        histories.resize_with(threads, Box::default);
+        histories.resize_with(threads, Histories::default);
         self.histories = Some(histories);
     }
 
@@ -345,7 +345,7 @@ impl Engine {
         let pos = self.position.clone();
         let history = self.history.clone();
         let mut histories = self.histories.take().unwrap_or_default();
-        histories.resize_with(self.options.threads.max(1), Box::default);
+        histories.resize_with(self.options.threads.max(1), Histories::default);
         let pool = self.pool.clone();
         let chess960 = self.options.chess960;
         let overhead = self.options.move_overhead_ms;
