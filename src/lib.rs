@@ -14,3 +14,4 @@ pub mod search;
 pub mod bench;
 pub mod uci;
 pub mod tune;
+pub mod book;

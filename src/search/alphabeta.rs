@@ -82,6 +82,8 @@ pub struct Worker<'a> {
     histories: &'a mut Histories,
     /// Move-picker buffers per ply, reused from node to node.
     pickers: Vec<Option<Box<PickerBuffers>>>,
+    /// Root moves already given a MultiPV line this iteration: skipped at the root.
+    pub root_excluded: Vec<Move>,
     /// Root moves to consider (`go searchmoves`); empty means all.
     root_filter: Vec<Move>,
     /// Set when the search must unwind: results after it are meaningless.
@@ -119,6 +121,7 @@ impl<'a> Worker<'a> {
             histories,
             pickers: (0..=MAX_PLY).map(|_| None).collect(),
             root_filter,
+            root_excluded: Vec::new(),
             stopped: false,
             may_stop: false,
         }
@@ -407,7 +410,10 @@ impl<'a> Worker<'a> {
         let has_pieces = (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
 
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
-            if root && !self.root_filter.is_empty() && !self.root_filter.contains(&mv) {
+            if root
+                && ((!self.root_filter.is_empty() && !self.root_filter.contains(&mv))
+                    || self.root_excluded.contains(&mv))
+            {
                 continue;
             }
             let quiet = !mv.is_noisy();

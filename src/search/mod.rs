@@ -5,6 +5,7 @@
 mod alphabeta;
 pub mod ordering;
 mod root;
+pub mod strength;
 pub mod see;
 pub mod time;
 pub mod tt;
@@ -110,6 +111,8 @@ pub struct Report {
     pub depth: i32,
     /// The deepest ply reached.
     pub seldepth: usize,
+    /// Which line this is (1 = the best), for MultiPV.
+    pub multipv: usize,
     /// The score from the side to move's point of view (mates beyond `MATE_BOUND`).
     pub score: i32,
     /// Exact, or a bound from an aspiration failure.
@@ -121,6 +124,15 @@ pub struct Report {
     /// Table usage in permille.
     pub hashfull: usize,
     /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// One principal variation and its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The score from the side to move's point of view.
+    pub score: i32,
+    /// The moves, first the root move.
     pub pv: Vec<Move>,
 }
 
@@ -137,6 +149,8 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The last completed iteration's lines, best first (`Limits::multipv` of them).
+    pub lines: Vec<Line>,
 }
 
 /// What a search needs besides the position and limits.
@@ -184,7 +198,14 @@ pub fn search(
     let mut root_moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
     let Some(&first) = root_moves.first() else {
         let score = if root.is_check() { -MATE } else { 0 };
-        return SearchResult { best_move: Move::NULL, ponder_move: Move::NULL, score, depth: 0, nodes: 0 };
+        return SearchResult {
+            best_move: Move::NULL,
+            ponder_move: Move::NULL,
+            score,
+            depth: 0,
+            nodes: 0,
+            lines: Vec::new(),
+        };
     };
 
     context.tt.new_search();
@@ -199,92 +220,116 @@ pub fn search(
             Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
         })
         .collect();
-    let mut result = SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0 };
+    let mut result =
+        SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
     let mut pv = vec![first];
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+    let wanted_lines = limits.multipv.clamp(1, root_moves.len());
     let mut stable_iterations = 0;
     let nodes = |workers: &[Worker]| workers.iter().map(|w| w.nodes).sum::<u64>();
     let seldepth = |workers: &[Worker]| workers.iter().map(|w| w.seldepth).max().unwrap_or(0);
 
-    for depth in 1..=max_depth {
+    'deepening: for depth in 1..=max_depth {
         for worker in &mut workers {
             worker.may_stop = depth > 1;
         }
         let split = threads > 1 && depth >= 2;
-        let mut delta = 18;
-        let (mut alpha, mut beta) =
-            if depth >= 4 { (result.score - delta, result.score + delta) } else { (-INFINITY, INFINITY) };
-        let mut iteration_pv: Vec<Move>;
-        let score = loop {
-            let score = match (split, context.pool) {
-                (true, Some(pool)) => {
-                    let outcome = root::split_search(
-                        &mut workers,
-                        pool,
-                        control,
-                        root::RootIteration { root, moves: &root_moves, alpha, beta, depth },
-                    );
-                    iteration_pv = outcome.pv;
-                    outcome.score
-                }
-                _ => {
-                    let score = workers[0].search_root(root, alpha, beta, depth);
-                    iteration_pv = workers[0].principal_variation().to_vec();
-                    score
-                }
-            };
-            if workers.iter().any(|w| w.stopped) {
-                break score;
+        let mut lines: Vec<Line> = Vec::with_capacity(wanted_lines);
+        for line_index in 0..wanted_lines {
+            // MultiPV: each further line searches the root without the moves of the lines above.
+            let excluded: Vec<Move> = lines.iter().filter_map(|line| line.pv.first().copied()).collect();
+            for worker in &mut workers {
+                worker.root_excluded.clone_from(&excluded);
             }
-            let bound = if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-                ScoreBound::Upper
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-                ScoreBound::Lower
-            } else {
-                break score;
+            let line_moves: Vec<Move> = root_moves.iter().copied().filter(|mv| !excluded.contains(mv)).collect();
+            let previous = result.lines.get(line_index).map_or(result.score, |line| line.score);
+            let mut delta = 18;
+            let (mut alpha, mut beta) =
+                if depth >= 4 { (previous - delta, previous + delta) } else { (-INFINITY, INFINITY) };
+            let mut line_pv: Vec<Move>;
+            let score = loop {
+                let score = match (split, context.pool) {
+                    (true, Some(pool)) => {
+                        let outcome = root::split_search(
+                            &mut workers,
+                            pool,
+                            control,
+                            root::RootIteration { root, moves: &line_moves, alpha, beta, depth },
+                        );
+                        line_pv = outcome.pv;
+                        outcome.score
+                    }
+                    _ => {
+                        let score = workers[0].search_root(root, alpha, beta, depth);
+                        line_pv = workers[0].principal_variation().to_vec();
+                        score
+                    }
+                };
+                if workers.iter().any(|w| w.stopped) {
+                    break 'deepening;
+                }
+                let bound = if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                    ScoreBound::Upper
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                    ScoreBound::Lower
+                } else {
+                    break score;
+                };
+                // Bounds are shown only once the search is slow enough for a human to watch.
+                if workers[0].time().elapsed() > Duration::from_secs(1) {
+                    report(&Report {
+                        depth,
+                        seldepth: seldepth(&workers),
+                        multipv: line_index + 1,
+                        score,
+                        bound,
+                        nodes: nodes(&workers),
+                        elapsed: workers[0].time().elapsed(),
+                        hashfull: tt.hashfull(),
+                        pv: lines.get(line_index).map_or_else(|| pv.clone(), |line| line.pv.clone()),
+                    });
+                }
+                delta += delta / 2;
             };
-            // Bounds are shown only once the search is slow enough for a human to watch.
-            if workers[0].time().elapsed() > Duration::from_secs(1) {
-                report(&Report {
-                    depth,
-                    seldepth: seldepth(&workers),
-                    score,
-                    bound,
-                    nodes: nodes(&workers),
-                    elapsed: workers[0].time().elapsed(),
-                    hashfull: tt.hashfull(),
-                    pv: pv.clone(),
-                });
+            if line_pv.is_empty() {
+                line_pv = line_moves.first().copied().into_iter().collect();
             }
-            delta += delta / 2;
-        };
-        if workers.iter().any(|w| w.stopped) {
-            break;
+            lines.push(Line { score, pv: line_pv });
         }
-        if let Some(&best) = iteration_pv.first() {
+        // Lines found later may score higher than earlier ones (they were searched with other
+        // windows): order them by score, keeping the search order among equals.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.score));
+        let score = lines[0].score;
+        if let Some(&best) = lines[0].pv.first() {
             stable_iterations = if best == result.best_move { stable_iterations + 1 } else { 0 };
             result.best_move = best;
-            pv = iteration_pv;
-            // The root split searches the best move first.
-            if let Some(index) = root_moves.iter().position(|&mv| mv == best) {
-                root_moves[..=index].rotate_right(1);
+            pv = lines[0].pv.clone();
+            // Root moves are searched best first: the lines' moves lead, in line order.
+            for line in lines.iter().rev() {
+                if let Some(index) = line.pv.first().and_then(|first| root_moves.iter().position(|mv| mv == first)) {
+                    root_moves[..=index].rotate_right(1);
+                }
             }
         }
         result.score = score;
         result.depth = depth;
-        report(&Report {
-            depth,
-            seldepth: seldepth(&workers),
-            score,
-            bound: ScoreBound::Exact,
-            nodes: nodes(&workers),
-            elapsed: workers[0].time().elapsed(),
-            hashfull: tt.hashfull(),
-            pv: pv.clone(),
-        });
+        for (index, line) in lines.iter().enumerate() {
+            report(&Report {
+                depth,
+                seldepth: seldepth(&workers),
+                multipv: index + 1,
+                score: line.score,
+                bound: ScoreBound::Exact,
+                nodes: nodes(&workers),
+                elapsed: workers[0].time().elapsed(),
+                hashfull: tt.hashfull(),
+                pv: line.pv.clone(),
+            });
+        }
+        result.lines = lines;
 
         let mate = mate_in_moves(score);
         if let (Some(wanted), Some(found)) = (limits.mate, mate) {

@@ -28,6 +28,8 @@ pub struct Limits {
     pub ponder: bool,
     /// Consider only these root moves.
     pub search_moves: Vec<Move>,
+    /// How many best lines to find (MultiPV); 0 and 1 both mean one.
+    pub multipv: usize,
 }
 
 impl Limits {

@@ -7,6 +7,10 @@
 pub const MAX_HASH_MB: usize = 65_536;
 /// The most search threads accepted.
 pub const MAX_THREADS: usize = 1024;
+/// The most MultiPV lines.
+pub const MAX_MULTIPV: usize = 256;
+
+use crate::search::strength::{MAX_ELO, MIN_ELO};
 
 /// The engine's option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,11 +25,35 @@ pub struct Options {
     pub ponder: bool,
     /// Chess960 castling notation (king takes rook) in and out.
     pub chess960: bool,
+    /// How many best lines to report.
+    pub multipv: usize,
+    /// Whether info lines carry `wdl W D L`.
+    pub show_wdl: bool,
+    /// Whether to play at `elo` strength.
+    pub limit_strength: bool,
+    /// The strength when limited.
+    pub elo: i32,
+    /// Whether to play from the opening book.
+    pub own_book: bool,
+    /// The Polyglot book's path (empty: none).
+    pub book_file: String,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { hash_mb: 16, threads: 1, move_overhead_ms: 30, ponder: false, chess960: false }
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead_ms: 30,
+            ponder: false,
+            chess960: false,
+            multipv: 1,
+            show_wdl: false,
+            limit_strength: false,
+            elo: MAX_ELO,
+            own_book: false,
+            book_file: String::new(),
+        }
     }
 }
 
@@ -38,6 +66,12 @@ pub enum Change {
     ClearHash,
     Ponder(bool),
     Chess960(bool),
+    MultiPv(usize),
+    ShowWdl(bool),
+    LimitStrength(bool),
+    Elo(i32),
+    OwnBook(bool),
+    BookFile(String),
 }
 
 /// Declarations of every option, as `uci` prints them.
@@ -49,7 +83,13 @@ pub fn declarations() -> Vec<String> {
         format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead_ms),
         "option name Clear Hash type button".to_string(),
         format!("option name Ponder type check default {}", d.ponder),
+        format!("option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}", d.multipv),
         format!("option name UCI_Chess960 type check default {}", d.chess960),
+        format!("option name UCI_ShowWDL type check default {}", d.show_wdl),
+        format!("option name UCI_LimitStrength type check default {}", d.limit_strength),
+        format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
+        format!("option name OwnBook type check default {}", d.own_book),
+        "option name BookFile type string default <empty>".to_string(),
     ]
 }
 
@@ -83,6 +123,18 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         "clear hash" => Ok((Change::ClearHash, None)),
         "ponder" => check("Ponder", value).map(|v| (Change::Ponder(v), None)),
         "uci_chess960" => check("UCI_Chess960", value).map(|v| (Change::Chess960(v), None)),
+        "multipv" => spin("MultiPV", value, 1, MAX_MULTIPV as i64).map(|(v, w)| (Change::MultiPv(v as usize), w)),
+        "uci_showwdl" => check("UCI_ShowWDL", value).map(|v| (Change::ShowWdl(v), None)),
+        "uci_limitstrength" => check("UCI_LimitStrength", value).map(|v| (Change::LimitStrength(v), None)),
+        "uci_elo" => {
+            spin("UCI_Elo", value, i64::from(MIN_ELO), i64::from(MAX_ELO)).map(|(v, w)| (Change::Elo(v as i32), w))
+        }
+        "ownbook" => check("OwnBook", value).map(|v| (Change::OwnBook(v), None)),
+        "bookfile" => {
+            let path = value.map(str::trim).unwrap_or_default();
+            let path = if path == "<empty>" { "" } else { path };
+            Ok((Change::BookFile(path.to_string()), None))
+        }
         _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
     }
 }
@@ -106,6 +158,9 @@ mod tests {
         assert!(parse("Ponder", Some("maybe")).is_err());
         assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
         assert!(parse("Colour", Some("blue")).is_err());
-        assert_eq!(declarations().len(), 6);
+        assert_eq!(declarations().len(), 12);
+        assert_eq!(parse("MultiPV", Some("300")).map(|(c, _)| c), Ok(Change::MultiPv(MAX_MULTIPV)));
+        assert_eq!(parse("UCI_Elo", Some("10")).map(|(c, _)| c), Ok(Change::Elo(MIN_ELO)));
+        assert_eq!(parse("BookFile", Some("<empty>")), Ok((Change::BookFile(String::new()), None)));
     }
 }
