@@ -63,7 +63,7 @@ impl Book {
         if bytes.is_empty() {
             return Err(BookError::Malformed("the file is empty".to_string()));
         }
-        if bytes.len() % ENTRY_BYTES != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_BYTES) {
             return Err(BookError::Malformed(format!(
                 "{} bytes is not a whole number of 16-byte entries",
                 bytes.len()
