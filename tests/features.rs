@@ -1,0 +1,254 @@
+//! The GUI features through the real binary: every UCI option is declared, MultiPV gives that
+//! many ordered lines, WDL sums to 1000, reduced strength stays legal, a tiny Polyglot book is
+//! played from, Chess960 castling is written king-takes-rook, Chess960 perft through UCI
+//! matches the suite, and pondering answers `ponderhit` and `stop` with one legal bestmove.
+
+use springer::book::{encode_move, polyglot_key};
+use springer::movegen::{generate_legal, MoveList};
+use springer::perft::parse_suite;
+use springer::position::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start springer");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legal(fen: &str, chess960: bool) -> Vec<String> {
+    let pos = Position::from_fen(fen).expect("valid FEN");
+    let mut list = MoveList::new();
+    generate_legal(&pos, &mut list);
+    list.iter().map(|m| m.to_uci(chess960).to_string()).collect()
+}
+
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let mut words = line.split_whitespace();
+    words.by_ref().find(|&w| w == key)?;
+    words.next()
+}
+
+#[test]
+fn every_option_is_declared_with_its_type() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", Duration::from_secs(5));
+    for (name, kind) in [
+        ("Hash", "spin"),
+        ("Threads", "spin"),
+        ("Move Overhead", "spin"),
+        ("Clear Hash", "button"),
+        ("Ponder", "check"),
+        ("MultiPV", "spin"),
+        ("UCI_Chess960", "check"),
+        ("UCI_ShowWDL", "check"),
+        ("UCI_LimitStrength", "check"),
+        ("UCI_Elo", "spin"),
+        ("OwnBook", "check"),
+        ("BookFile", "string"),
+    ] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type {kind}"))), "{name}");
+    }
+}
+
+#[test]
+fn multipv_gives_ordered_distinct_lines_with_wdl() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 4");
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 8");
+    let lines = e.until("bestmove", Duration::from_secs(30));
+    let last: Vec<&String> = lines.iter().filter(|l| field(l, "depth") == Some("8")).collect();
+    assert_eq!(last.len(), 4, "{lines:?}");
+    let mut firsts = Vec::new();
+    let mut previous_score = i32::MAX;
+    for (k, line) in last.iter().enumerate() {
+        assert_eq!(field(line, "multipv"), Some((k + 1).to_string().as_str()));
+        let score: i32 = field(line, "cp").and_then(|s| s.parse().ok()).expect("cp score");
+        assert!(score <= previous_score, "lines out of order: {last:?}");
+        previous_score = score;
+        firsts.push(field(line, "pv").expect("pv").to_string());
+        let mut words = line.split_whitespace().skip_while(|&w| w != "wdl").skip(1);
+        let wdl: u32 = words.by_ref().take(3).filter_map(|w| w.parse::<u32>().ok()).sum();
+        assert_eq!(wdl, 1000, "{line}");
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 4);
+    let best = lines.last().and_then(|l| field(l, "bestmove")).expect("bestmove");
+    assert_eq!(Some(best), field(last[0], "pv"));
+}
+
+#[test]
+fn reduced_strength_plays_legal_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    for elo in ["1320", "2000", "3000"] {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        for fen in
+            ["r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"]
+        {
+            e.send(&format!("position fen {fen}"));
+            e.send("go movetime 100");
+            let lines = e.until("bestmove", Duration::from_secs(10));
+            let best = lines.last().and_then(|l| field(l, "bestmove")).expect("bestmove").to_string();
+            assert!(legal(fen, false).contains(&best), "{elo} {fen}: {best}");
+        }
+    }
+}
+
+#[test]
+fn a_tiny_book_is_played_and_bad_books_are_reported() {
+    let start = Position::startpos();
+    let mut list = MoveList::new();
+    generate_legal(&start, &mut list);
+    let c4 = list.iter().copied().find(|m| m.to_string() == "c2c4").expect("c2c4");
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&polyglot_key(&start).to_be_bytes());
+    bytes.extend_from_slice(&encode_move(c4).to_be_bytes());
+    bytes.extend_from_slice(&1u16.to_be_bytes());
+    bytes.extend_from_slice(&0u32.to_be_bytes());
+    let path = std::env::temp_dir().join(format!("springer-test-book-{}.bin", std::process::id()));
+    std::fs::write(&path, &bytes).expect("write book");
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    e.until("info string book", Duration::from_secs(5));
+    e.send("setoption name OwnBook value true");
+    e.send("position startpos");
+    e.send("go wtime 10000 btime 10000");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    assert_eq!(lines.last().map(String::as_str), Some("bestmove c2c4"));
+    // Out of book: a normal search.
+    e.send("position startpos moves c2c4");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("info depth")));
+    std::fs::write(&path, [0u8; 10]).expect("write bad book");
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("not a Polyglot book")), "{lines:?}");
+    e.send("setoption name BookFile value /nonexistent/springer.bin");
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("cannot read the book")), "{lines:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook_both_ways() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // Long castling with the b1 rook: written e1b1 (the king's square, then the rook's).
+    let fen = "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let lines = e.until("Nodes searched", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("e1b1:")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("e1c1:")), "{lines:?}");
+    // The engine reads king-takes-rook castling in a position command.
+    e.send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1");
+    e.send("d");
+    let lines = e.until("Key:", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.contains("R4RK1 b")), "{lines:?}");
+}
+
+#[test]
+fn chess960_perft_through_uci_matches_the_suite() {
+    let path = format!("{}/perft-suites/chess960.epd", env!("CARGO_MANIFEST_DIR"));
+    let cases = parse_suite(&std::fs::read_to_string(path).expect("suite")).expect("parses");
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("setoption name Threads value 2");
+    for case in &cases {
+        let (depth, expected) = case.expected.iter().copied().filter(|&(_, n)| n <= 2_000_000).max().expect("a depth");
+        e.send(&format!("position fen {}", case.fen));
+        e.send(&format!("go perft {depth}"));
+        let lines = e.until("Nodes searched", Duration::from_secs(30));
+        let got: u64 =
+            lines.last().and_then(|l| l.split_whitespace().last()).and_then(|n| n.parse().ok()).expect("count");
+        assert_eq!(got, expected, "line {}: {}", case.line, case.fen);
+    }
+}
+
+#[test]
+fn ponderhit_and_stop_end_a_ponder_search_with_one_legal_bestmove() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 20 binc 20");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(2));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering");
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until("bestmove", Duration::from_secs(3));
+    assert!(hit.elapsed() < Duration::from_millis(1500), "ponderhit then {:?}", hit.elapsed());
+    let best = lines.last().and_then(|l| field(l, "bestmove")).expect("bestmove").to_string();
+    assert!(legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", false).contains(&best));
+    // A ponder search that is stopped instead.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(2));
+    let best = lines.last().and_then(|l| field(l, "bestmove")).expect("bestmove").to_string();
+    assert!(legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", false).contains(&best));
+    e.send("isready");
+    let after = e.until("readyok", Duration::from_secs(2));
+    assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+}
