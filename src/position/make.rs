@@ -183,6 +183,7 @@ impl Position {
         };
         debug_assert_eq!(self.checkers, self.checkers_of(us), "checkers after {mv:?}");
         debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
+        debug_assert!(self.is_consistent(), "bitboards after {mv:?}: {self:?}");
     }
 
     /// The rights left after `piece` of `mover` moved between the `touched` squares: a king move
@@ -206,6 +207,21 @@ impl Position {
             }
         }
         rights
+    }
+
+    /// Whether the bitboards agree with each other: kinds and colours disjoint and covering the
+    /// same squares, one king per side (checked after every move in debug builds).
+    pub fn is_consistent(&self) -> bool {
+        let mut union = Bitboard::EMPTY;
+        for piece in Piece::ALL {
+            if (union & self.pieces[piece]).is_nonempty() {
+                return false;
+            }
+            union |= self.pieces[piece];
+        }
+        let colors_disjoint = (self.colors[Color::White] & self.colors[Color::Black]).is_empty();
+        let kings = Color::ALL.iter().all(|&c| self.pieces(c, Piece::King).count() == 1);
+        colors_disjoint && kings && union == (self.colors[Color::White] | self.colors[Color::Black])
     }
 
     /// Passes the move to the other side (null-move pruning); not allowed in check.

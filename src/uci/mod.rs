@@ -14,7 +14,7 @@ use crate::book::Book;
 use crate::eval;
 use crate::movegen::{generate_legal, MoveList};
 use crate::perft;
-use crate::position::Position;
+use crate::position::{FenError, Position};
 use crate::search::ordering::Histories;
 use crate::search::strength::Strength;
 use crate::search::tt::TranspositionTable;
@@ -330,45 +330,21 @@ impl Engine {
         self.histories = Some(histories);
     }
 
-    /// The legal move `text` names here: UCI notation, castling in either form.
     fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
-        let mut list = MoveList::new();
-        generate_legal(pos, &mut list);
-        let text = text.to_ascii_lowercase();
-        list.iter().copied().find(|mv| {
-            mv.to_uci(self.options.chess960).to_string() == text
-                || (mv.is_castle() && mv.to_uci(!self.options.chess960).to_string() == text)
-        })
+        parse_move(pos, text, self.options.chess960)
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
-        let start = match fen {
-            None => Position::startpos(),
-            Some(fen) => match Position::from_fen(fen) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    println!("info string error: {e}; the position is unchanged");
-                    return;
+        match apply_position(fen, moves, self.options.chess960) {
+            Err(e) => println!("info string error: {e}; the position is unchanged"),
+            Ok(applied) => {
+                if let Some(message) = applied.error {
+                    println!("info string error: {message}");
                 }
-            },
-        };
-        let mut pos = start;
-        let mut history = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            match self.parse_move(&pos, text) {
-                Some(mv) => {
-                    history.push(pos.key());
-                    pos.make_move(mv);
-                }
-                None => {
-                    let shown: String = text.chars().take(20).collect();
-                    println!("info string error: move {} '{shown}' is not legal here; the position is set after the {i} moves before it", i + 1);
-                    break;
-                }
+                self.position = applied.position;
+                self.history = applied.history;
             }
         }
-        self.position = pos;
-        self.history = history;
     }
 
     fn go(&mut self, go: Go) {
@@ -508,6 +484,55 @@ impl Engine {
         let _ = writeln!(stdout, "\nNodes searched: {total}");
         let _ = writeln!(stdout, "info string perft {depth}: {total} nodes in {} ms", start.elapsed().as_millis());
     }
+}
+
+/// The legal move `text` names in `pos`: UCI notation, castling in either form.
+pub fn parse_move(pos: &Position, text: &str, chess960: bool) -> Option<Move> {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    let text = text.to_ascii_lowercase();
+    list.iter().copied().find(|mv| {
+        mv.to_uci(chess960).to_string() == text || (mv.is_castle() && mv.to_uci(!chess960).to_string() == text)
+    })
+}
+
+/// What a `position` command sets up.
+#[derive(Clone, Debug)]
+pub struct AppliedPosition {
+    /// The position after the moves that could be played.
+    pub position: Position,
+    /// The keys of the positions before it.
+    pub history: Vec<u64>,
+    /// Why a move was refused, if one was (the moves after it are ignored).
+    pub error: Option<String>,
+}
+
+/// Sets up `position startpos|fen FEN moves ...`: a bad FEN is an error (the caller keeps its
+/// position); a bad move stops there, keeping the position after the moves before it.
+pub fn apply_position(fen: Option<&str>, moves: &[String], chess960: bool) -> Result<AppliedPosition, FenError> {
+    let mut position = match fen {
+        None => Position::startpos(),
+        Some(fen) => Position::from_fen(fen)?,
+    };
+    let mut history = Vec::with_capacity(moves.len());
+    let mut error = None;
+    for (i, text) in moves.iter().enumerate() {
+        match parse_move(&position, text, chess960) {
+            Some(mv) => {
+                history.push(position.key());
+                position.make_move(mv);
+            }
+            None => {
+                let shown: String = text.chars().take(20).collect();
+                error = Some(format!(
+                    "move {} '{shown}' is not legal here; the position is set after the {i} moves before it",
+                    i + 1
+                ));
+                break;
+            }
+        }
+    }
+    Ok(AppliedPosition { position, history, error })
 }
 
 fn squares(bb: Bitboard) -> String {
