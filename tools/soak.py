@@ -5,7 +5,13 @@ an engine. Counts Springer's illegal moves, time losses, crashes and stalls; res
 a crash or stall. Needs python-chess (`pip install chess`).
 
 Usage: soak.py SPRINGER PEER GAMES BASE_SECONDS INC_SECONDS [--threads 1,2] [--hash 1,16,64,256]
-               [--openings FILE] [--seed N] [--json OUT]
+               [--openings FILE] [--seed N] [--json OUT] [--chess960] [--ponder]
+               [--springer-option NAME=VALUE ...] [--peer-option NAME=VALUE ...] [--resign CP]
+
+With --chess960 every pair of games starts from a random Chess960 start position (colours
+reversed in the second game) and both engines get UCI_Chess960; with --ponder both engines
+ponder on the opponent's time (go ponder / ponderhit / stop, as a GUI does it). With --resign CP
+a game is adjudicated once both engines' last three scores agree that one side is CP ahead.
 """
 import argparse
 import json
@@ -30,8 +36,18 @@ def load_openings(path):
     return fens
 
 
-def start(cmd):
-    return chess.engine.SimpleEngine.popen_uci(cmd, timeout=15)
+def parse_options(pairs):
+    options = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        options[name] = value
+    return options
+
+
+def start(cmd, options):
+    engine = chess.engine.SimpleEngine.popen_uci(cmd, timeout=15)
+    engine.configure(options)
+    return engine
 
 
 def main():
@@ -46,6 +62,11 @@ def main():
     ap.add_argument("--openings", default="")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default="")
+    ap.add_argument("--chess960", action="store_true")
+    ap.add_argument("--ponder", action="store_true")
+    ap.add_argument("--springer-option", action="append", default=[])
+    ap.add_argument("--peer-option", action="append", default=[])
+    ap.add_argument("--resign", type=int, default=0)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     threads = [int(t) for t in args.threads.split(",")]
@@ -53,8 +74,10 @@ def main():
     openings = load_openings(args.openings)
     stats = {"games": 0, "springer_points": 0.0, "illegal": 0, "time_losses": 0, "crashes": 0, "stalls": 0,
              "option_changes": 0, "peer_faults": 0, "results": {"1-0": 0, "0-1": 0, "1/2-1/2": 0}}
-    springer = start(args.springer)
-    peer = start(args.peer)
+    springer_options = parse_options(args.springer_option)
+    peer_options = parse_options(args.peer_option)
+    springer = start(args.springer, springer_options)
+    peer = start(args.peer, peer_options)
     started = time.time()
     for game in range(args.games):
         options = {"Hash": rng.choice(hashes), "Threads": rng.choice(threads)}
@@ -65,12 +88,26 @@ def main():
             stats["option_changes"] += 1
         except (chess.engine.EngineTerminatedError, chess.engine.EngineError):
             stats["crashes"] += 1
-            springer = start(args.springer)
-        board = chess.Board(rng.choice(openings))
+            springer = start(args.springer, springer_options)
+        if game % 2 == 0:
+            if args.chess960:
+                board_start = chess.Board.from_chess960_pos(rng.randrange(960))
+            else:
+                board_start = chess.Board(rng.choice(openings))
+        board = board_start.copy()
         springer_white = game % 2 == 0
         clocks = {chess.WHITE: args.base, chess.BLACK: args.base}
+        white_scores = []  # White's point of view, one per move played
         result = None
         while result is None:
+            if args.resign and len(white_scores) >= 6:
+                last = white_scores[-6:]
+                if all(s >= args.resign for s in last):
+                    result = "1-0"
+                    break
+                if all(s <= -args.resign for s in last):
+                    result = "0-1"
+                    break
             if board.is_game_over(claim_draw=True):
                 result = board.result(claim_draw=True)
                 break
@@ -84,16 +121,18 @@ def main():
                                        white_inc=args.inc, black_inc=args.inc)
             t0 = time.time()
             try:
-                played = engine.play(board, limit, game=game)
+                played = engine.play(board, limit, game=game, ponder=args.ponder, info=chess.engine.INFO_SCORE)
                 move = played.move
+                score = played.info.get("score")
+                white_scores.append(score.white().score(mate_score=100000) if score else 0)
             except chess.engine.EngineTerminatedError:
                 move = None
                 if is_springer:
                     stats["crashes"] += 1
-                    springer = start(args.springer)
+                    springer = start(args.springer, springer_options)
                 else:
                     stats["peer_faults"] += 1
-                    peer = start(args.peer)
+                    peer = start(args.peer, peer_options)
                 result = "0-1" if mover == chess.WHITE else "1-0"
                 break
             except TimeoutError:
@@ -101,11 +140,11 @@ def main():
                 if is_springer:
                     stats["stalls"] += 1
                     springer.close()
-                    springer = start(args.springer)
+                    springer = start(args.springer, springer_options)
                 else:
                     stats["peer_faults"] += 1
                     peer.close()
-                    peer = start(args.peer)
+                    peer = start(args.peer, peer_options)
                 result = "0-1" if mover == chess.WHITE else "1-0"
                 break
             except chess.engine.EngineError:

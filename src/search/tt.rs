@@ -123,11 +123,22 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
+    ///
+    /// Aborts if the memory cannot be had; input-driven sizes go through `try_new`.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
         let mut buckets = Vec::new();
         buckets.resize_with(count.max(1), Bucket::default);
         TranspositionTable { buckets, generation: AtomicU64::new(0) }
+    }
+
+    /// A table of about `megabytes` MB, or an error when the system refuses the memory.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+        let count = (megabytes.clamp(1, usize::MAX >> 21) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count.max(1))?;
+        buckets.resize_with(count.max(1), Bucket::default);
+        Ok(TranspositionTable { buckets, generation: AtomicU64::new(0) })
     }
 
     /// The size in MB.

@@ -262,10 +262,24 @@ impl Engine {
         self.finish_search();
         match change {
             Change::Hash(mb) => {
-                self.options.hash_mb = mb;
-                // Drop the old table before allocating the new one.
+                // Drop the old table before allocating the new one; when the system refuses the
+                // memory, halve the size until it does not.
                 self.tt = Arc::new(TranspositionTable::new(1));
-                self.tt = Arc::new(TranspositionTable::new(mb));
+                let mut size = mb;
+                loop {
+                    match TranspositionTable::try_new(size) {
+                        Ok(tt) => {
+                            self.tt = Arc::new(tt);
+                            break;
+                        }
+                        Err(_) if size > 1 => size /= 2,
+                        Err(_) => break,
+                    }
+                }
+                if size != mb {
+                    println!("info string error: Hash: cannot allocate {mb} MB; using {size} MB");
+                }
+                self.options.hash_mb = size;
             }
             Change::Threads(n) => self.set_threads(n),
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
