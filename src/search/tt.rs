@@ -244,6 +244,13 @@ mod tests {
     use crate::types::{MoveKind, Square};
 
     #[test]
+    fn impossible_sizes_are_refused_not_aborted() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
+        assert!(TranspositionTable::try_new(1 << 40).is_err());
+        assert_eq!(TranspositionTable::try_new(2).map(|tt| tt.megabytes()).ok(), Some(2));
+    }
+
+    #[test]
     fn bucket_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
