@@ -3,79 +3,14 @@
 //! played from, Chess960 castling is written king-takes-rook, Chess960 perft through UCI
 //! matches the suite, and pondering answers `ponderhit` and `stop` with one legal bestmove.
 
+mod common;
+
+use common::{legal, Engine};
 use springer::book::{encode_move, polyglot_key};
 use springer::movegen::{generate_legal, MoveList};
 use springer::perft::parse_suite;
 use springer::position::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start springer");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn legal(fen: &str, chess960: bool) -> Vec<String> {
-    let pos = Position::from_fen(fen).expect("valid FEN");
-    let mut list = MoveList::new();
-    generate_legal(&pos, &mut list);
-    list.iter().map(|m| m.to_uci(chess960).to_string()).collect()
-}
 
 fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let mut words = line.split_whitespace();

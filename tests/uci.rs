@@ -2,65 +2,14 @@
 //! and one-move positions, mates found, `stop` during `go infinite`, `isready` during a
 //! search, bad input answered with `info string`, end of input as `quit`.
 
-use springer::movegen::{generate_legal, MoveList};
-use springer::position::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+mod common;
+
+use common::{legal, Engine};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start springer");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; saw {seen:?}"),
-            }
-        }
-    }
-
     fn bestmove(&mut self, position: &str, go: &str) -> (String, Vec<String>) {
         self.send(position);
         self.send(go);
@@ -68,20 +17,6 @@ impl Engine {
         let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
         (best, lines)
     }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn legal_moves(fen: &str) -> Vec<String> {
-    let pos = Position::from_fen(fen).expect("valid test FEN");
-    let mut list = MoveList::new();
-    generate_legal(&pos, &mut list);
-    list.iter().map(|m| m.to_string()).collect()
 }
 
 #[test]
@@ -108,7 +43,7 @@ fn best_moves_are_legal_in_checks_and_forced_positions() {
         "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",   // stalemated: bestmove 0000
         "8/8/8/8/8/5k2/6q1/7K w - - 0 1",   // checkmated (the queen is protected)
     ] {
-        let legal = legal_moves(fen);
+        let legal = legal(fen, false);
         for go in ["go depth 1", "go depth 6", "go movetime 50"] {
             let (best, _) = e.bestmove(&format!("position fen {fen}"), go);
             if legal.is_empty() {
@@ -125,7 +60,7 @@ fn one_legal_move_stalemate_and_checkmate() {
     let mut e = Engine::start();
     // Black's only move is Kb8.
     let single = "k7/8/1K6/8/8/8/8/1R6 b - - 0 1";
-    assert_eq!(legal_moves(single), vec!["a8b8".to_string()]);
+    assert_eq!(legal(single, false), vec!["a8b8".to_string()]);
     for go in ["go depth 1", "go movetime 10", "go wtime 10 btime 10"] {
         let (best, _) = e.bestmove(&format!("position fen {single}"), go);
         assert_eq!(best, "a8b8", "{go}");
@@ -155,7 +90,7 @@ fn mates_are_found_with_the_right_distance() {
         if let Some(solution) = solution {
             assert_eq!(best, solution, "{fen}");
         }
-        assert!(legal_moves(fen).contains(&best));
+        assert!(legal(fen, false).contains(&best));
     }
     // The side being mated sees a negative mate score: Kb8 is forced, then Rh1-h8 mates.
     let (_, lines) = e.bestmove("position fen k7/8/1K6/8/8/8/8/1R6 b - - 0 1", "go depth 20");
@@ -179,7 +114,7 @@ fn stop_ends_infinite_search_and_isready_answers_during_search() {
     let lines = e.until("bestmove", Duration::from_secs(2));
     assert!(stopped.elapsed() < Duration::from_millis(500), "stop took {:?}", stopped.elapsed());
     let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
-    assert!(legal_moves(springer::position::START_FEN).contains(&best));
+    assert!(legal(springer::position::START_FEN, false).contains(&best));
     // Exactly one bestmove: nothing more arrives.
     e.send("isready");
     let after = e.until("readyok", Duration::from_secs(2));
@@ -206,7 +141,7 @@ fn tiny_clock_still_gives_a_legal_move() {
     let mut e = Engine::start();
     let started = Instant::now();
     let (best, _) = e.bestmove("position startpos moves e2e4 e7e5 g1f3", "go wtime 1 btime 1");
-    assert!(legal_moves("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2").contains(&best));
+    assert!(legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", false).contains(&best));
     assert!(started.elapsed() < Duration::from_secs(1));
 }
 

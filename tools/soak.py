@@ -150,19 +150,14 @@ def main():
             except chess.engine.EngineError:
                 move = None
             elapsed = time.time() - t0
-            if move is None or move not in board.legal_moves:
-                if is_springer:
-                    stats["illegal"] += 1
-                else:
-                    stats["peer_faults"] += 1
-                result = "0-1" if mover == chess.WHITE else "1-0"
-                break
             clocks[mover] -= elapsed
-            if clocks[mover] < -MARGIN:
-                if is_springer:
-                    stats["time_losses"] += 1
-                else:
-                    stats["peer_faults"] += 1
+            fault = None
+            if move is None or move not in board.legal_moves:
+                fault = "illegal"
+            elif clocks[mover] < -MARGIN:
+                fault = "time_losses"
+            if fault:
+                stats[fault if is_springer else "peer_faults"] += 1
                 result = "0-1" if mover == chess.WHITE else "1-0"
                 break
             clocks[mover] += args.inc

@@ -124,12 +124,10 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     ///
-    /// Aborts if the memory cannot be had; input-driven sizes go through `try_new`.
+    /// Panics if the memory cannot be had: for fixed sizes and sizes granted before; sizes from
+    /// input go through `try_new`.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable { buckets, generation: AtomicU64::new(0) }
+        TranspositionTable::try_new(megabytes).expect("memory for a transposition table of a fixed size")
     }
 
     /// A table of about `megabytes` MB, or an error when the system refuses the memory.
