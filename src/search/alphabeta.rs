@@ -69,8 +69,8 @@ pub struct Worker<'a> {
     pub nodes: u64,
     /// The part of `nodes` already added to the shared count.
     flushed: u64,
-    /// A helper of a root split: it stops when the main thread finishes the first root move.
-    pub helper: bool,
+    /// The root-split task this worker helps with, if any: it stops when the task ends.
+    pub helper_task: Option<u64>,
     /// The deepest ply reached in the current iteration.
     pub seldepth: usize,
     /// Keys of the positions before the current one (game history, then the search path).
@@ -111,7 +111,7 @@ impl<'a> Worker<'a> {
             node_limit,
             nodes: 0,
             flushed: 0,
-            helper: false,
+            helper_task: None,
             seldepth: 0,
             keys: history.to_vec(),
             root_len: history.len(),
@@ -156,13 +156,24 @@ impl<'a> Worker<'a> {
             self.time.restart_after_ponderhit();
         }
         self.was_pondering = pondering;
-        if self.control.stop_requested()
-            || (!pondering && self.time.hard_limit_reached())
-            || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
-            || (self.helper && self.control.helpers_abort())
-        {
+        if self.search_must_stop() || self.helper_task.is_some_and(|task| self.control.task() != task) {
             self.stopped = true;
         }
+    }
+
+    /// Whether the whole search must stop: `stop`, the hard deadline (unless pondering), or
+    /// the node limit over all threads.
+    pub fn search_must_stop(&self) -> bool {
+        self.control.stop_requested()
+            || (!self.control.is_pondering() && self.time.hard_limit_reached())
+            || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
+    }
+
+    /// Ends the worker's part in a root-split task: a stop caused only by the task ending is
+    /// forgotten, a stop of the whole search is kept.
+    pub fn leave_task(&mut self) {
+        self.helper_task = None;
+        self.stopped = self.stopped && self.search_must_stop();
     }
 
     /// Whether the position repeats one since the last irreversible move: any repetition

@@ -33,8 +33,9 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     nodes: AtomicU64,
-    /// Set when the helpers of a root split must drop their work on the first root move.
-    helpers_abort: AtomicBool,
+    /// The root split's current task (first root move, the others, the tail): a worker
+    /// helping with one task drops its work when this moves on.
+    task: AtomicU64,
 }
 
 impl SearchControl {
@@ -44,7 +45,7 @@ impl SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             nodes: AtomicU64::new(0),
-            helpers_abort: AtomicBool::new(false),
+            task: AtomicU64::new(0),
         }
     }
 
@@ -82,14 +83,15 @@ impl SearchControl {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
     }
 
-    /// Whether helpers should abandon the first root move (the main thread has finished it).
+    /// The root split's current task number.
     #[inline]
-    pub fn helpers_abort(&self) -> bool {
-        self.helpers_abort.load(Ordering::Relaxed)
+    pub fn task(&self) -> u64 {
+        self.task.load(Ordering::Acquire)
     }
 
-    fn set_helpers_abort(&self, abort: bool) {
-        self.helpers_abort.store(abort, Ordering::Relaxed);
+    /// Ends task `task` if it is still the current one; true for the caller that ended it.
+    fn finish_task(&self, task: u64) -> bool {
+        self.task.compare_exchange(task, task + 1, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 }
 

@@ -1,9 +1,11 @@
-//! The parallel root split. The first root move (the previous iteration's best) is searched
-//! in full by the main thread while the other threads search it too as helpers, one ply
-//! deeper on odd threads, to fill the shared table; when it is done the helpers drop it and
-//! every thread takes the remaining root moves one at a time from a shared queue, each with a
-//! null window at the shared, atomically raised alpha and a full-window re-search when it
-//! fails high, as principal variation search requires.
+//! The parallel root split. Every thread starts on the first root move (the previous
+//! iteration's best): thread 0 at the iteration's depth, odd threads one ply deeper, all
+//! sharing the table; the first to finish gives the move's score and the others drop it.
+//! Then every thread takes the remaining root moves one at a time from a shared queue, each
+//! with a null window at the shared, atomically raised alpha and a full-window re-search when
+//! it fails high, as principal variation search requires. A thread that finds the queue empty
+//! does not wait idle: until the last root move is done it searches the best move so far one
+//! ply deeper, which fills the table for the next iteration.
 
 use super::alphabeta::Worker;
 use super::SearchControl;
@@ -47,9 +49,10 @@ pub fn split_search(
     let info = root.check_info();
     let shared_alpha = AtomicI32::new(alpha);
     let next = AtomicUsize::new(1);
+    let busy = AtomicUsize::new(workers.len());
     let cutoff = AtomicBool::new(false);
     let best = Mutex::new(Best { score: -super::INFINITY, pv: Vec::new() });
-    control.set_helpers_abort(false);
+    let first_task = control.task();
 
     let record = |worker: &Worker<'_>, score: i32| {
         let Ok(mut best) = best.lock() else { return };
@@ -62,34 +65,20 @@ pub fn split_search(
             cutoff.store(true, Ordering::Relaxed);
         }
     };
+    let best_move = || best.lock().ok().and_then(|best| best.pv.first().copied()).unwrap_or(moves[0]);
 
     pool.install(|| {
         workers.par_iter_mut().enumerate().for_each(|(id, worker)| {
-            if id == 0 {
-                let score = worker.search_root_move(root, &info, moves[0], 0, alpha, beta, depth, true);
-                if !worker.stopped {
-                    record(worker, score);
-                }
-                control.set_helpers_abort(true);
-            } else {
-                // Helper: the same first move, on odd threads one ply deeper, for the table.
-                worker.helper = true;
-                let helper_depth = depth + (id % 2) as i32;
-                worker.search_root_move(root, &info, moves[0], 0, alpha, beta, helper_depth, true);
-                worker.helper = false;
-                worker.stopped = false;
-                while !control.helpers_abort() && !control.stop_requested() {
-                    std::thread::yield_now();
-                }
+            // The first root move: a race, won by the first thread to finish it.
+            worker.helper_task = Some(first_task);
+            let first_depth = depth + (id % 2) as i32;
+            let score = worker.search_root_move(root, &info, moves[0], 0, alpha, beta, first_depth, true);
+            if !worker.stopped && control.finish_task(first_task) {
+                record(worker, score);
             }
-            if worker.stopped || control.stop_requested() {
-                worker.stopped = true;
-                return;
-            }
-            loop {
-                if cutoff.load(Ordering::Relaxed) {
-                    break;
-                }
+            worker.leave_task();
+
+            while !worker.stopped && !cutoff.load(Ordering::Relaxed) {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&mv) = moves.get(index) else { break };
                 let a = shared_alpha.load(Ordering::Relaxed);
@@ -100,13 +89,25 @@ pub fn split_search(
                         score = worker.search_root_move(root, &info, mv, index, a, beta, depth, true);
                     }
                 }
-                if worker.stopped {
-                    break;
-                }
-                if score > shared_alpha.load(Ordering::Relaxed) {
+                if !worker.stopped && score > shared_alpha.load(Ordering::Relaxed) {
                     record(worker, score);
                 }
             }
+
+            // The tail: the last thread to finish ends it; until then, help the next iteration.
+            let tail = control.task();
+            if busy.fetch_sub(1, Ordering::AcqRel) == 1 {
+                control.finish_task(tail);
+                return;
+            }
+            worker.helper_task = Some(tail);
+            let mut helper_depth = depth + 1;
+            while !worker.stopped && control.task() == tail && helper_depth < super::MAX_PLY as i32 - 4 {
+                let mv = best_move();
+                worker.search_root_move(root, &info, mv, 0, -super::INFINITY, super::INFINITY, helper_depth, true);
+                helper_depth += 1;
+            }
+            worker.leave_task();
         });
     });
     let best = best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
