@@ -1,7 +1,7 @@
 //! Reduced strength (`UCI_LimitStrength` with `UCI_Elo`): a node budget that grows with the
 //! Elo setting, and a choice among the best few root moves weighted by their scores, so weaker
 //! settings play natural but imperfect moves (the engine never picks a move that throws away
-//! more than a few times the temperature). The mapping is calibrated by matches against
+//! more than twice the temperature). The mapping is calibrated by matches against
 //! Stockfish at the same settings (README).
 
 use super::Line;
@@ -11,6 +11,26 @@ use crate::types::Move;
 pub const MIN_ELO: i32 = 1320;
 /// The strongest setting (and the default).
 pub const MAX_ELO: i32 = 3000;
+
+/// One point of the strength curve: at `elo`, `nodes` per move and a choice at `temperature`.
+struct Point {
+    elo: i32,
+    nodes: f64,
+    temperature: f64,
+}
+
+/// The strength curve, fitted so that each setting scores about even against Stockfish 15.1
+/// at the same `UCI_Elo` (matches at 1500, 1750 and 2000; README). Between points the node
+/// budget is interpolated geometrically and the temperature linearly.
+const CALIBRATION: [Point; 7] = [
+    Point { elo: MIN_ELO, nodes: 3_000.0, temperature: 110.0 },
+    Point { elo: 1500, nodes: 7_500.0, temperature: 90.0 },
+    Point { elo: 1750, nodes: 20_000.0, temperature: 65.0 },
+    Point { elo: 2000, nodes: 150_000.0, temperature: 20.0 },
+    Point { elo: 2250, nodes: 600_000.0, temperature: 5.0 },
+    Point { elo: 2500, nodes: 3_000_000.0, temperature: 0.0 },
+    Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
+];
 
 /// A strength setting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,23 +44,36 @@ impl Strength {
         Strength { elo: elo.clamp(MIN_ELO, MAX_ELO) }
     }
 
-    /// Nodes per move: doubling every 170 Elo from 400 at the bottom.
+    /// Nodes per move, interpolated geometrically in `CALIBRATION`.
     pub fn node_limit(&self) -> u64 {
-        (400.0 * 2f64.powf(f64::from(self.elo - MIN_ELO) / 170.0)) as u64
+        let (low, high, f) = self.bracket();
+        (low.nodes.ln() + f * (high.nodes.ln() - low.nodes.ln())).exp() as u64
     }
 
-    /// How many root lines to choose among.
+    /// How many root lines to choose among (one when the choice is always the best).
     pub fn lines(&self) -> usize {
-        4
+        if self.temperature() > 0.0 {
+            4
+        } else {
+            1
+        }
     }
 
-    /// The softmax temperature in centipawns: 0 (always the best move) from 2500 up.
+    /// The softmax temperature in centipawns, interpolated linearly in `CALIBRATION`.
     pub fn temperature(&self) -> f64 {
-        (f64::from(2500 - self.elo) / 5.0).max(0.0)
+        let (low, high, f) = self.bracket();
+        low.temperature + f * (high.temperature - low.temperature)
+    }
+
+    /// The calibration points around this setting and the fraction of the way between them.
+    fn bracket(&self) -> (&'static Point, &'static Point, f64) {
+        let i = CALIBRATION.iter().rposition(|p| p.elo <= self.elo).unwrap_or(0).min(CALIBRATION.len() - 2);
+        let (low, high) = (&CALIBRATION[i], &CALIBRATION[i + 1]);
+        (low, high, f64::from(self.elo - low.elo) / f64::from(high.elo - low.elo))
     }
 
     /// Picks a move from `lines` (best first) with `random` (any u64): each line weighted by
-    /// exp((score - best) / temperature), lines more than three temperatures worse excluded.
+    /// exp((score - best) / temperature), lines more than two temperatures worse excluded.
     pub fn choose(&self, lines: &[Line], random: u64) -> Option<Move> {
         let best = lines.first()?;
         let t = self.temperature();
@@ -51,7 +84,7 @@ impl Strength {
             .iter()
             .map(|line| {
                 let loss = f64::from(best.score - line.score);
-                if loss > 3.0 * t || line.pv.is_empty() {
+                if loss > 2.0 * t || line.pv.is_empty() {
                     0.0
                 } else {
                     (-loss / t).exp()
@@ -81,8 +114,20 @@ mod tests {
 
     #[test]
     fn budget_grows_with_elo_and_full_strength_is_deterministic() {
-        assert!(Strength::new(1320).node_limit() < Strength::new(2000).node_limit());
+        let mut previous = Strength::new(MIN_ELO);
+        for elo in MIN_ELO + 1..=MAX_ELO {
+            let s = Strength::new(elo);
+            assert!(s.node_limit() >= previous.node_limit() && s.temperature() <= previous.temperature(), "{elo}");
+            previous = s;
+        }
+        for point in &CALIBRATION {
+            let s = Strength::new(point.elo);
+            assert!((s.node_limit() as f64 - point.nodes).abs() <= 1.0 + point.nodes * 1e-9, "{}", point.elo);
+            assert!((s.temperature() - point.temperature).abs() < 1e-9, "{}", point.elo);
+        }
         assert_eq!(Strength::new(100), Strength::new(MIN_ELO));
+        assert_eq!(Strength::new(5000), Strength::new(MAX_ELO));
+        assert_eq!((Strength::new(1320).lines(), Strength::new(2600).lines()), (4, 1));
         let lines = [line(50, Square::E4), line(40, Square::E3)];
         for r in [0, u64::MAX / 2, u64::MAX] {
             assert_eq!(Strength::new(3000).choose(&lines, r), Some(lines[0].pv[0]));
