@@ -423,6 +423,44 @@ mod tests {
         assert_eq!(mate_in_moves(m2.score), Some(2), "{m2:?}");
     }
 
+    fn search_on_threads(fen: &str, limits: &Limits, threads: usize) -> SearchResult {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let tt = TranspositionTable::new(8);
+        let control = SearchControl::new(false);
+        let pool = WorkerPool::new(threads).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut histories: Vec<Histories> = (0..threads).map(|_| Histories::default()).collect();
+        let context = SearchContext {
+            tt: &tt,
+            control: &control,
+            histories: &mut histories,
+            history: &[],
+            move_overhead_ms: 0,
+            pool: Some(&pool),
+        };
+        search(&pos, limits, context, &mut |_| {})
+    }
+
+    #[test]
+    fn the_root_split_finds_mates_and_legal_moves() {
+        for threads in [2, 3] {
+            // Mate in two (Kc7); threads sharing the table may settle for a longer mate first.
+            let m2 = search_on_threads("k7/8/2K5/8/8/8/8/7R w - - 0 1", &Limits::depth(6), threads);
+            assert!(mate_in_moves(m2.score).is_some_and(|m| (2..=3).contains(&m)), "{threads} threads: {m2:?}");
+            let m1 = search_on_threads("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &Limits::depth(5), threads);
+            assert_eq!((m1.best_move.to_string(), mate_in_moves(m1.score)), ("a1a8".to_string(), Some(1)));
+            // Kiwipete: every line's first move legal, lines ordered by score, nodes summed.
+            let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+            let limits = Limits { multipv: 3, ..Limits::depth(8) };
+            let result = search_on_threads(fen, &limits, threads);
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            assert_eq!(result.lines.len(), 3);
+            assert!(result.lines.windows(2).all(|w| w[0].score >= w[1].score), "{:?}", result.lines);
+            assert!(result.lines.iter().all(|line| pos.is_legal(line.pv[0])));
+            assert_eq!(result.best_move, result.lines[0].pv[0]);
+            assert!(result.nodes > 1000);
+        }
+    }
+
     #[test]
     fn no_legal_move_gives_null_move() {
         let stalemate = best("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 4);
