@@ -398,19 +398,25 @@ mod tests {
     use super::*;
 
     fn best(fen: &str, depth: i32) -> SearchResult {
+        search_on_threads(fen, &Limits::depth(depth), 1)
+    }
+
+    /// Searches `fen` on `threads` threads (one: the plain single-threaded search).
+    fn search_on_threads(fen: &str, limits: &Limits, threads: usize) -> SearchResult {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
         let tt = TranspositionTable::new(8);
         let control = SearchControl::new(false);
-        let mut histories = [Histories::default()];
+        let pool = (threads > 1).then(|| WorkerPool::new(threads).unwrap_or_else(|e| unreachable!("{e}")));
+        let mut histories: Vec<Histories> = (0..threads).map(|_| Histories::default()).collect();
         let context = SearchContext {
             tt: &tt,
             control: &control,
             histories: &mut histories,
             history: &[],
             move_overhead_ms: 0,
-            pool: None,
+            pool: pool.as_ref(),
         };
-        search(&pos, &Limits::depth(depth), context, &mut |_| {})
+        search(&pos, limits, context, &mut |_| {})
     }
 
     #[test]
@@ -421,23 +427,6 @@ mod tests {
         // Mate in two: 1. Kc7 Ka7 2. Ra1#.
         let m2 = best("k7/8/2K5/8/8/8/8/7R w - - 0 1", 5);
         assert_eq!(mate_in_moves(m2.score), Some(2), "{m2:?}");
-    }
-
-    fn search_on_threads(fen: &str, limits: &Limits, threads: usize) -> SearchResult {
-        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
-        let tt = TranspositionTable::new(8);
-        let control = SearchControl::new(false);
-        let pool = WorkerPool::new(threads).unwrap_or_else(|e| unreachable!("{e}"));
-        let mut histories: Vec<Histories> = (0..threads).map(|_| Histories::default()).collect();
-        let context = SearchContext {
-            tt: &tt,
-            control: &control,
-            histories: &mut histories,
-            history: &[],
-            move_overhead_ms: 0,
-            pool: Some(&pool),
-        };
-        search(&pos, limits, context, &mut |_| {})
     }
 
     #[test]
