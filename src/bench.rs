@@ -152,6 +152,16 @@ mod tests {
     }
 
     #[test]
+    fn bench_runs_on_several_threads() {
+        // Every position on 2 and 3 threads (3 on fewer cores: more interleavings); a thread
+        // left searching after its root split ends would hang here.
+        for threads in [2, 3] {
+            let result = run(7, threads, &mut std::io::sink()).map(|r| r.nodes).ok();
+            assert!(result.is_some_and(|n| n > 0), "{threads} threads");
+        }
+    }
+
+    #[test]
     fn bench_is_deterministic() {
         let first = run(4, 1, &mut std::io::sink()).map(|r| r.nodes).ok();
         let second = run(4, 1, &mut std::io::sink()).map(|r| r.nodes).ok();
