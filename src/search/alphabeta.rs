@@ -3,7 +3,6 @@
 //! set (null move, reverse futility, razoring, late-move reductions and pruning, futility and
 //! SEE pruning), each gated so that no node in check and no PV node is pruned unsoundly.
 
-use super::busy::{self, BusyMoves};
 use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo};
 use super::see::{captured_value, see_ge};
 use super::time::TimeManager;
@@ -91,8 +90,6 @@ pub struct Worker<'a> {
     pub stopped: bool,
     /// While false (depth 1), stop requests wait so that a legal best move always exists.
     pub may_stop: bool,
-    /// The moves other threads are searching (`None` on one thread).
-    pub busy: Option<&'a BusyMoves>,
 }
 
 impl<'a> Worker<'a> {
@@ -127,7 +124,6 @@ impl<'a> Worker<'a> {
             root_excluded: Vec::new(),
             stopped: false,
             may_stop: false,
-            busy: None,
         }
     }
 
@@ -424,23 +420,7 @@ impl<'a> Worker<'a> {
         let us = pos.side_to_move();
         let has_pieces = (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
 
-        // Moves another thread was busy with, put off to the end (see `busy.rs`).
-        let shared = if depth >= busy::MIN_DEPTH { self.busy } else { None };
-        let mut put_off = [Move::NULL; MAX_MOVES];
-        let mut put_off_count = 0;
-        let mut put_off_next = 0;
-        let mut picker_done = false;
-        loop {
-            let next = if picker_done { None } else { picker.next(pos, self.histories, &previous) };
-            let (mv, was_put_off) = match next {
-                Some(mv) => (mv, false),
-                None if put_off_next < put_off_count => {
-                    picker_done = true;
-                    put_off_next += 1;
-                    (put_off[put_off_next - 1], true)
-                }
-                None => break,
-            };
+        while let Some(mv) = picker.next(pos, self.histories, &previous) {
             if root
                 && ((!self.root_filter.is_empty() && !self.root_filter.contains(&mv))
                     || self.root_excluded.contains(&mv))
@@ -453,7 +433,7 @@ impl<'a> Worker<'a> {
 
             // Move-loop pruning, once a move has been found that is not being mated; checking
             // moves are kept (they are few, and they find the mates).
-            if !root && !was_put_off && best_score > -MATE_BOUND && has_pieces && !gives_check {
+            if !root && best_score > -MATE_BOUND && has_pieces && !gives_check {
                 if quiet {
                     let late_move_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
                     // Pruned one by one (not by skipping the quiet stage): a later quiet check
@@ -477,15 +457,6 @@ impl<'a> Worker<'a> {
                 } else if depth <= 8 && !see_ge(pos, mv, -90 * depth) {
                     continue;
                 }
-            }
-
-            if let Some(busy) = shared {
-                if moves_searched > 0 && !was_put_off && busy.is_busy(key, mv) {
-                    put_off[put_off_count] = mv;
-                    put_off_count += 1;
-                    continue;
-                }
-                busy.enter(key, mv);
             }
 
             let mut child = pos.clone();
@@ -532,9 +503,6 @@ impl<'a> Worker<'a> {
                 score
             };
             self.keys.pop();
-            if let Some(busy) = shared {
-                busy.leave(key, mv);
-            }
             if self.stopped {
                 self.pickers[ply] = Some(picker.into_buffers());
                 return 0;

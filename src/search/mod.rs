@@ -3,7 +3,6 @@
 //! always completes depth 1, so there is a legal best move however soon it is stopped.
 
 mod alphabeta;
-mod busy;
 pub mod ordering;
 mod root;
 pub mod strength;
@@ -93,11 +92,6 @@ impl SearchControl {
     /// Ends task `task` if it is still the current one; true for the caller that ended it.
     fn finish_task(&self, task: u64) -> bool {
         self.task.compare_exchange(task, task + 1, Ordering::AcqRel, Ordering::Acquire).is_ok()
-    }
-
-    /// Ends the current task, whatever it is.
-    fn next_task(&self) {
-        self.task.fetch_add(1, Ordering::AcqRel);
     }
 }
 
@@ -228,10 +222,6 @@ pub fn search(
             Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
         })
         .collect();
-    let busy = (threads > 1).then(busy::BusyMoves::default);
-    for worker in &mut workers {
-        worker.busy = busy.as_ref();
-    }
     let mut result =
         SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
     let mut pv = vec![first];
