@@ -5,15 +5,17 @@ On a shared machine a whole `bench` run with one thread and then one with two se
 background load; here every position is searched by a 1-thread and an N-thread engine in turn
 (which goes first alternates), each after `ucinewgame` (a fresh table and histories, as in
 `bench`), for several passes. Prints per-position medians and the median time-to-depth ratio.
+Uses the UCI wrapper of `bad_input.py` (so needs python-chess, `pip install chess`).
 
     python3 tools/ttd.py target/release/springer --depth 15 --threads 2 --passes 3
 """
 import argparse
 import re
 import statistics
-import subprocess
 import sys
 import time
+
+from bad_input import Engine
 
 
 def bench_positions(path):
@@ -24,47 +26,36 @@ def bench_positions(path):
     return re.findall(r'"([^"]+)"', block)
 
 
-class Engine:
-    def __init__(self, path, threads, hash_mb):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-        self.send(f"setoption name Threads value {threads}")
-        self.send(f"setoption name Hash value {hash_mb}")
+def start(path, threads, hash_mb):
+    """A Springer process (the UCI wrapper of `bad_input.py`) with its thread count and table size."""
+    engine = Engine(path)
+    engine.send("uci")
+    if engine.until("uciok") is None:
+        sys.exit("no uciok from the engine")
+    engine.send(f"setoption name Threads value {threads}")
+    engine.send(f"setoption name Hash value {hash_mb}")
+    return engine
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
 
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit(f"engine exited while waiting for {prefix!r}")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    def time_to_depth(self, fen, depth):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
-        self.send(f"position fen {fen}")
-        start = time.perf_counter()
-        self.send(f"go depth {depth}")
-        lines = self.wait("bestmove")
-        took = time.perf_counter() - start
-        nodes = 0
-        for line in lines:
-            m = re.search(r" nodes (\d+)", line)
-            if m and line.startswith("info depth"):
-                nodes = int(m.group(1))
-        return took, nodes
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def time_to_depth(engine, fen, depth):
+    """Wall time and nodes of `go depth` from `fen`, after `ucinewgame` (fresh table and histories)."""
+    engine.send("ucinewgame")
+    engine.send("isready")
+    if engine.until("readyok") is None:
+        sys.exit("no readyok from the engine")
+    engine.send(f"position fen {fen}")
+    begin = time.perf_counter()
+    engine.send(f"go depth {depth}")
+    lines = engine.until("bestmove", timeout=3600)
+    took = time.perf_counter() - begin
+    if lines is None:
+        sys.exit(f"no bestmove within an hour: {fen}")
+    nodes = 0
+    for line in lines:
+        found = re.search(r" nodes (\d+)", line)
+        if found and line.startswith("info depth"):
+            nodes = int(found.group(1))
+    return took, nodes
 
 
 def main():
@@ -77,34 +68,34 @@ def main():
     parser.add_argument("--source", default="src/bench.rs")
     args = parser.parse_args()
     fens = bench_positions(args.source)
-    one = Engine(args.engine, 1, args.hash)
-    many = Engine(args.engine, args.threads, args.hash)
-    times = {i: ([], []) for i in range(len(fens))}
-    nodes = {i: ([], []) for i in range(len(fens))}
+    one = start(args.engine, 1, args.hash)
+    many = start(args.engine, args.threads, args.hash)
+    # runs[i][side]: the (seconds, nodes) of position i on one thread (side 0) or many (side 1).
+    runs = [([], []) for _ in fens]
     for p in range(args.passes):
         for i, fen in enumerate(fens):
             order = [(0, one), (1, many)] if (i + p) % 2 == 0 else [(1, many), (0, one)]
             for side, engine in order:
-                took, n = engine.time_to_depth(fen, args.depth)
-                times[i][side].append(took)
-                nodes[i][side].append(n)
+                runs[i][side].append(time_to_depth(engine, fen, args.depth))
         print(f"pass {p + 1} done", file=sys.stderr)
-    one.quit()
-    many.quit()
-    ratios, node_ratios = [], []
-    for i in range(len(fens)):
-        t1, tn = statistics.median(times[i][0]), statistics.median(times[i][1])
-        n1, nn = statistics.median(nodes[i][0]), statistics.median(nodes[i][1])
-        ratios.append(t1 / tn)
-        node_ratios.append(nn / max(n1, 1))
-        print(f"{i + 1:>2} 1T {t1 * 1000:7.0f} ms {n1:>10.0f} nodes  {args.threads}T {tn * 1000:7.0f} ms {nn:>10.0f} nodes  ttd {t1 / tn:.2f}")
-    total1 = sum(statistics.median(times[i][0]) for i in times)
-    totaln = sum(statistics.median(times[i][1]) for i in times)
-    nps1 = sum(statistics.median(nodes[i][0]) for i in nodes) / total1
-    npsn = sum(statistics.median(nodes[i][1]) for i in nodes) / totaln
+    for engine in (one, many):
+        engine.send("quit")
+        engine.proc.wait(timeout=10)
+
+    def medians(side_runs):
+        return statistics.median(t for t, _ in side_runs), statistics.median(n for _, n in side_runs)
+
+    table = [(medians(ones), medians(manys)) for ones, manys in runs]
+    for i, ((t1, n1), (tn, nn)) in enumerate(table):
+        print(f"{i + 1:>2} 1T {t1 * 1000:7.0f} ms {n1:>10.0f} nodes  {args.threads}T {tn * 1000:7.0f} ms "
+              f"{nn:>10.0f} nodes  ttd {t1 / tn:.2f}")
+    total1, totaln = sum(r[0][0] for r in table), sum(r[1][0] for r in table)
+    nps1, npsn = sum(r[0][1] for r in table) / total1, sum(r[1][1] for r in table) / totaln
+    ttd = statistics.median(t1 / tn for (t1, _), (tn, _) in table)
+    node_ratio = statistics.median(nn / max(n1, 1) for (_, n1), (_, nn) in table)
     print(f"depth {args.depth}, {args.threads} threads vs 1, {args.passes} passes: median time-to-depth ratio "
-          f"{statistics.median(ratios):.2f}, total time ratio {total1 / totaln:.2f}, nps ratio {npsn / nps1:.2f}, "
-          f"median node ratio {statistics.median(node_ratios):.2f}")
+          f"{ttd:.2f}, total time ratio {total1 / totaln:.2f}, nps ratio {npsn / nps1:.2f}, "
+          f"median node ratio {node_ratio:.2f}")
 
 
 if __name__ == "__main__":
