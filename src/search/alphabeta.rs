@@ -4,19 +4,26 @@
 //! SEE pruning), each gated so that no node in check and no PV node is pruned unsoundly.
 
 use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo};
+use super::root::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint};
 use super::see::{captured_value, see_ge};
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE, MATE_BOUND, NO_EVAL};
 use super::{SearchControl, INFINITY, MAX_PLY};
 use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
-use crate::position::{CheckInfo, Position};
+use crate::position::Position;
 use crate::types::{Move, Piece};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
+
+/// The least depth at which a node hands its later moves to helpers: shallower subtrees cost
+/// less than the hand-over.
+const SPLIT_MIN_DEPTH: i32 = 4;
+/// The most split points a worker can be inside at once.
+const MAX_SPLIT_NESTING: usize = 16;
 
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
-struct Ply {
+pub(super) struct Ply {
     static_eval: i32,
     killers: [Move; 2],
     /// The move made from this ply, as (piece, to), for continuation history below it.
@@ -69,8 +76,11 @@ pub struct Worker<'a> {
     pub nodes: u64,
     /// The part of `nodes` already added to the shared count.
     flushed: u64,
-    /// The root-split task this worker helps with, if any: it stops when the task ends.
-    pub helper_task: Option<u64>,
+    /// In a parallel search: where this worker opens split points and finds them.
+    hub: Option<&'a SplitHub>,
+    /// The split points this worker is searching moves of, outermost first: it stops when
+    /// one of them aborts.
+    chain: Vec<Arc<SplitPoint>>,
     /// The deepest ply reached in the current iteration.
     pub seldepth: usize,
     /// Keys of the positions before the current one (game history, then the search path).
@@ -111,7 +121,8 @@ impl<'a> Worker<'a> {
             node_limit,
             nodes: 0,
             flushed: 0,
-            helper_task: None,
+            hub: None,
+            chain: Vec::new(),
             seldepth: 0,
             keys: history.to_vec(),
             root_len: history.len(),
@@ -156,7 +167,7 @@ impl<'a> Worker<'a> {
             self.time.restart_after_ponderhit();
         }
         self.was_pondering = pondering;
-        if self.search_must_stop() || self.helper_task.is_some_and(|task| self.control.task() != task) {
+        if self.search_must_stop() || self.chain.iter().any(|point| point.aborted()) {
             self.stopped = true;
         }
     }
@@ -167,13 +178,6 @@ impl<'a> Worker<'a> {
         self.control.stop_requested()
             || (!self.control.is_pondering() && self.time.hard_limit_reached())
             || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
-    }
-
-    /// Ends the worker's part in a root-split task: a stop caused only by the task ending is
-    /// forgotten, a stop of the whole search is kept.
-    pub fn leave_task(&mut self) {
-        self.helper_task = None;
-        self.stopped = self.stopped && self.search_must_stop();
     }
 
     /// Whether the position repeats one since the last irreversible move: any repetition
@@ -221,53 +225,130 @@ impl<'a> Worker<'a> {
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
     }
 
-    /// Searches one root move for the root split, as the root of `negamax` would: with the
-    /// full window (`pv`) and the PV recorded, or with a null window at `alpha` and the same
-    /// late-move reduction (re-searched unreduced if it fails high). `index` is the move's place
-    /// in the root order.
+    /// Searches a move after the first at a node of `ply` (`child` is the position after it):
+    /// with a null window at `alpha`, reduced by `r` and re-searched unreduced if it fails
+    /// high, then at PV nodes with the full window if it lands inside it.
     #[allow(clippy::too_many_arguments)]
-    pub fn search_root_move(
+    fn search_later_move<const PV: bool>(
         &mut self,
-        root: &Position,
-        info: &CheckInfo,
-        mv: Move,
-        index: usize,
+        child: &Position,
         alpha: i32,
         beta: i32,
-        depth: i32,
-        pv: bool,
+        new_depth: i32,
+        r: i32,
+        ply: usize,
+        cut_node: bool,
     ) -> i32 {
-        self.pv_len[0] = 0;
-        let mut child = root.clone();
-        child.make_move_with(mv, info);
-        let gives_check = child.is_check();
-        self.stack[0].played = Some(PieceTo::of(root, mv));
-        self.stack[1].killers = [Move::NULL; 2];
-        self.keys.push(root.key());
-        let new_depth = depth - 1 + i32::from(gives_check);
-        let score = if pv {
-            -self.negamax::<true>(&child, -beta, -alpha, new_depth, 1, false)
-        } else {
-            let quiet = !mv.is_noisy();
-            let mut r = 0;
-            if depth >= 3 && index + 1 > 2 && (quiet || !see_ge(root, mv, 0)) {
-                let previous = self.previous_moves(0);
-                let history = if quiet { self.histories.quiet_score(root, mv, &previous) } else { 0 };
-                let special = mv == self.stack[0].killers[0] || mv == self.stack[0].killers[1];
-                r = late_move_reduction(depth, index + 1, true, false, false, gives_check, history, special)
-                    .clamp(0, new_depth - 1);
-            }
-            let mut score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, 1, true);
-            if score > alpha && r > 0 && !self.stopped {
-                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, 1, false);
-            }
-            score
-        };
-        self.keys.pop();
-        if pv && score > alpha && !self.stopped {
-            self.update_pv(0, mv);
+        let mut score = -self.negamax::<false>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        if score > alpha && r > 0 {
+            score = -self.negamax::<false>(child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+        }
+        if PV && score > alpha && score < beta {
+            score = -self.negamax::<true>(child, -beta, -alpha, new_depth, ply + 1, false);
         }
         score
+    }
+
+    /// Makes this worker one of a parallel search's, splitting nodes and helping at split
+    /// points through `hub`.
+    pub fn join(&mut self, hub: &'a SplitHub) {
+        self.hub = Some(hub);
+    }
+
+    /// Whether a node of `depth` whose first move is searched splits: deep enough, while a
+    /// thread is idle, and not nested too far.
+    fn may_split(&self, depth: i32) -> bool {
+        depth >= SPLIT_MIN_DEPTH && self.chain.len() < MAX_SPLIT_NESTING && self.hub.is_some_and(|hub| hub.has_idle())
+    }
+
+    /// Searches the later moves `jobs` of `node` together with the helpers: opens a split
+    /// point, takes moves from it like any helper, helps at split points below it until its
+    /// helpers are done, and returns the best score and move found.
+    fn split(&mut self, node: SplitNode, jobs: Vec<SplitMove>, alpha: i32) -> SplitOutcome {
+        let Some(hub) = self.hub else {
+            return SplitOutcome { score: -INFINITY, best: Move::NULL, deferred: Vec::new() };
+        };
+        let ply = node.ply;
+        let keys = self.keys.len();
+        let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs, alpha));
+        hub.open(Arc::clone(&point));
+        let outer = std::mem::replace(&mut self.chain, point.chain());
+        self.serve(&point);
+        while let Some(below) = hub.wait_for_work(Some(&point), || !point.has_helpers()) {
+            self.help_at(hub, &below);
+        }
+        hub.close(&point);
+        self.chain = outer;
+        self.keys.truncate(keys);
+        self.stack[..=ply].copy_from_slice(&point.node.stack);
+        self.update_stop();
+        point.outcome()
+    }
+
+    /// Keeps `stopped` only while a reason holds: `stop`, the clock or the node limit, or a
+    /// fail high at a split point this worker is below. (A stop because of a helper's unfinished
+    /// move is caught here too.)
+    fn update_stop(&mut self) {
+        self.stopped = (self.may_stop && self.search_must_stop()) || self.chain.iter().any(|point| point.aborted());
+    }
+
+    /// A helper's part in an iteration: waits for split points on `hub` and searches moves
+    /// from them until the iteration ends or the search must stop.
+    pub fn help(&mut self, hub: &SplitHub) {
+        while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
+            self.help_at(hub, &point);
+            if self.stopped {
+                break;
+            }
+        }
+    }
+
+    /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
+    fn help_at(&mut self, hub: &SplitHub, point: &Arc<SplitPoint>) {
+        let ply = point.node.ply;
+        self.keys.truncate(self.root_len);
+        self.keys.extend_from_slice(&point.node.path_keys);
+        self.stack[..=ply].copy_from_slice(&point.node.stack);
+        self.stack[ply + 1].killers = [Move::NULL; 2];
+        let outer = std::mem::replace(&mut self.chain, point.chain());
+        self.serve(point);
+        self.chain = outer;
+        hub.leave(point);
+        self.update_stop();
+    }
+
+    /// Takes moves from `point` until none is left, the split point aborts or the search
+    /// stops, recording each finished move's score (or deferring it, if it beat alpha).
+    fn serve(&mut self, point: &SplitPoint) {
+        let node = &point.node;
+        let info = node.pos.check_info();
+        let key = node.pos.key();
+        while !self.stopped {
+            let Some(job) = point.take() else { break };
+            let alpha = point.alpha();
+            let mut child = node.pos.clone();
+            child.make_move_with(job.mv, &info);
+            self.stack[node.ply].played = Some(PieceTo::of(&node.pos, job.mv));
+            self.keys.push(key);
+            let score = self.search_later_move::<false>(
+                &child,
+                alpha,
+                node.beta,
+                job.new_depth,
+                job.reduction,
+                node.ply,
+                node.cut_node,
+            );
+            self.keys.pop();
+            if self.stopped {
+                break;
+            }
+            if score > alpha && score < node.beta {
+                point.defer(job, score);
+            } else {
+                point.record(job.mv, score);
+            }
+        }
     }
 
     /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
@@ -419,6 +500,8 @@ impl<'a> Worker<'a> {
         let mut capture_count = 0;
         let us = pos.side_to_move();
         let has_pieces = (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
+        // The moves left for the helpers once this node splits.
+        let mut split_jobs: Option<Vec<SplitMove>> = None;
 
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
             if root
@@ -459,10 +542,6 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let mut child = pos.clone();
-            child.make_move_with(mv, &info);
-            self.stack[ply].played = Some(PieceTo::of(pos, mv));
-            self.keys.push(key);
             moves_searched += 1;
             if quiet {
                 quiets_tried[quiet_count] = mv;
@@ -474,33 +553,26 @@ impl<'a> Worker<'a> {
 
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
+            // Late-move reduction for quiet moves and losing captures searched late.
+            let mut r = 0;
+            if depth >= 3 && moves_searched > 1 + usize::from(root) && (quiet || !see_ge(pos, mv, 0)) {
+                let special = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
+                r = late_move_reduction(depth, moves_searched, PV, cut_node, improving, gives_check, history, special)
+                    .clamp(0, new_depth - 1);
+            }
+            if let Some(jobs) = split_jobs.as_mut() {
+                jobs.push(SplitMove { mv, new_depth, reduction: r });
+                continue;
+            }
+
+            let mut child = pos.clone();
+            child.make_move_with(mv, &info);
+            self.stack[ply].played = Some(PieceTo::of(pos, mv));
+            self.keys.push(key);
             let score = if moves_searched == 1 {
                 -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
             } else {
-                // Late-move reduction for quiet moves and losing captures searched late.
-                let mut r = 0;
-                if depth >= 3 && moves_searched > 1 + usize::from(root) && (quiet || !see_ge(pos, mv, 0)) {
-                    let special = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
-                    r = late_move_reduction(
-                        depth,
-                        moves_searched,
-                        PV,
-                        cut_node,
-                        improving,
-                        gives_check,
-                        history,
-                        special,
-                    )
-                    .clamp(0, new_depth - 1);
-                }
-                let mut score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if PV && score > alpha && score < beta {
-                    score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
-                }
-                score
+                self.search_later_move::<PV>(&child, alpha, beta, new_depth, r, ply, cut_node)
             };
             self.keys.pop();
             if self.stopped {
@@ -521,9 +593,69 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
+            // Young brothers wait: once the first move is searched, the rest may go to the
+            // helpers, as soon as one is idle.
+            if split_jobs.is_none() && self.may_split(depth) {
+                split_jobs = Some(Vec::new());
+            }
         }
 
         self.pickers[ply] = Some(picker.into_buffers());
+        if let Some(jobs) = split_jobs.filter(|jobs| !jobs.is_empty()) {
+            let node = SplitNode {
+                pos: pos.clone(),
+                ply,
+                depth,
+                beta,
+                cut_node,
+                path_keys: self.keys[self.root_len..].to_vec(),
+                stack: self.stack[..=ply].to_vec(),
+            };
+            let outcome = self.split(node, jobs, alpha);
+            if self.stopped {
+                return 0;
+            }
+            if outcome.score > best_score {
+                best_score = outcome.score;
+                if outcome.score > alpha {
+                    best_move = outcome.best;
+                    if PV {
+                        // Only a fail high comes back from a split point with a best move.
+                        self.pv[ply][ply] = outcome.best;
+                        self.pv_len[ply] = ply + 1;
+                    }
+                    alpha = outcome.score;
+                }
+            }
+            for job in outcome.deferred {
+                if alpha >= beta {
+                    break;
+                }
+                let mut child = pos.clone();
+                child.make_move_with(job.mv, &info);
+                self.stack[ply].played = Some(PieceTo::of(pos, job.mv));
+                self.keys.push(key);
+                let score = self.search_later_move::<PV>(&child, alpha, beta, job.new_depth, 0, ply, cut_node);
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = job.mv;
+                        if PV {
+                            self.update_pv(ply, job.mv);
+                        }
+                        alpha = score;
+                    }
+                }
+            }
+            // Only the quiets up to the best one count as tried, as when searched in order.
+            if let Some(index) = quiets_tried[..quiet_count].iter().position(|&mv| mv == best_move) {
+                quiet_count = index + 1;
+            }
+        }
         if moves_searched == 0 {
             // No legal move (or every root move filtered): mate or stalemate.
             return if in_check { -MATE + ply as i32 } else { 0 };

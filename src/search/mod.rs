@@ -33,20 +33,12 @@ pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     nodes: AtomicU64,
-    /// The root split's current task (first root move, the others, the tail): a worker
-    /// helping with one task drops its work when this moves on.
-    task: AtomicU64,
 }
 
 impl SearchControl {
     /// A control for a search that starts pondering or not.
     pub fn new(pondering: bool) -> SearchControl {
-        SearchControl {
-            stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            nodes: AtomicU64::new(0),
-            task: AtomicU64::new(0),
-        }
+        SearchControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering), nodes: AtomicU64::new(0) }
     }
 
     /// Asks the search to stop as soon as it can.
@@ -81,17 +73,6 @@ impl SearchControl {
     #[inline]
     pub fn add_nodes(&self, nodes: u64) {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
-    }
-
-    /// The root split's current task number.
-    #[inline]
-    pub fn task(&self) -> u64 {
-        self.task.load(Ordering::Acquire)
-    }
-
-    /// Ends task `task` if it is still the current one; true for the caller that ended it.
-    fn finish_task(&self, task: u64) -> bool {
-        self.task.compare_exchange(task, task + 1, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 }
 
@@ -214,6 +195,7 @@ pub fn search(
     let tt = context.tt;
     let control = context.control;
     let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
+    let hub = root::SplitHub::default();
     let mut workers: Vec<Worker> = context
         .histories
         .iter_mut()
@@ -222,6 +204,11 @@ pub fn search(
             Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
         })
         .collect();
+    if threads > 1 {
+        for worker in &mut workers {
+            worker.join(&hub);
+        }
+    }
     let mut result =
         SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
     let mut pv = vec![first];
@@ -235,7 +222,7 @@ pub fn search(
         for worker in &mut workers {
             worker.may_stop = depth > 1;
         }
-        let split = threads > 1 && depth >= 2;
+        let split = threads > 1;
         let mut lines: Vec<Line> = Vec::with_capacity(wanted_lines);
         for line_index in 0..wanted_lines {
             // MultiPV: each further line searches the root without the moves of the lines above.
@@ -252,14 +239,10 @@ pub fn search(
             let score = loop {
                 let score = match (split, context.pool) {
                     (true, Some(pool)) => {
-                        let outcome = root::split_search(
-                            &mut workers,
-                            pool,
-                            control,
-                            root::RootIteration { root, moves: &line_moves, alpha, beta, depth },
-                        );
-                        line_pv = outcome.pv;
-                        outcome.score
+                        let iteration = root::RootIteration { root, alpha, beta, depth };
+                        let score = root::split_search(&mut workers, pool, &hub, iteration);
+                        line_pv = workers[0].principal_variation().to_vec();
+                        score
                     }
                     _ => {
                         let score = workers[0].search_root(root, alpha, beta, depth);

@@ -1,115 +1,286 @@
-//! The parallel root split. Every thread starts on the first root move (the previous
-//! iteration's best): thread 0 at the iteration's depth, odd threads one ply deeper, all
-//! sharing the table; the first to finish gives the move's score and the others drop it.
-//! Then every thread takes the remaining root moves one at a time from a shared queue, each
-//! with a null window at the shared, atomically raised alpha and a full-window re-search when
-//! it fails high, as principal variation search requires. A thread that finds the queue empty
-//! does not wait idle: until the last root move is done it searches the best move so far one
-//! ply deeper, which fills the table for the next iteration.
+//! The parallel search: the root split, carried down the tree (young brothers wait). One
+//! worker runs each iteration from the root as the single-threaded search would. Any worker,
+//! at a node whose first move it has searched without a cutoff (the root first of all), may
+//! open a split point with the node's later moves while another thread is idle; it and the
+//! helpers then take the moves one at a time, each with a null window at the split point's
+//! shared, atomically raised alpha. A move that beats alpha there is searched again with the
+//! full window by the node's owner after the split point closes, where its tree can split in
+//! turn, as principal variation search requires. A fail high aborts the split point and every
+//! split point below it. An owner whose moves are all taken helps at split points below its
+//! own until its helpers are done, so no thread waits while another has work to give.
 
-use super::alphabeta::Worker;
-use super::SearchControl;
+use super::alphabeta::{Ply, Worker};
 use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The result of one iteration at the root.
-pub struct RootOutcome {
-    /// The best score (a bound if it is outside the window).
+/// A move left for the helpers at a split point, with its depth and late-move reduction.
+#[derive(Clone, Copy)]
+pub struct SplitMove {
+    pub mv: Move,
+    pub new_depth: i32,
+    pub reduction: i32,
+}
+
+/// What a split point found: the best score and its move (`Move::NULL` if no move finished).
+pub struct SplitOutcome {
     pub score: i32,
-    /// The principal variation, best move first (empty if the search was stopped first).
-    pub pv: Vec<Move>,
+    pub best: Move,
+    /// Moves that beat alpha with a null window: the owner searches them with the full window
+    /// after the split point closes, where their trees can split in turn.
+    pub deferred: Vec<SplitMove>,
 }
 
-struct Best {
-    score: i32,
-    pv: Vec<Move>,
+/// The node a split point searches, and the search state that leads to it.
+pub struct SplitNode {
+    pub pos: Position,
+    pub ply: usize,
+    pub depth: i32,
+    pub beta: i32,
+    pub cut_node: bool,
+    /// Keys of the positions from the root to the node (not the node's own).
+    pub path_keys: Vec<u64>,
+    /// The owner's search stack from the root to the node.
+    pub stack: Vec<Ply>,
 }
 
-/// One iteration's root search: the position, its moves (best first), the window and depth.
+/// A node whose later moves are being searched in parallel.
+pub struct SplitPoint {
+    pub node: SplitNode,
+    /// The split points the node lies below, outermost first: when one of them aborts, so
+    /// does this one.
+    ancestors: Vec<Arc<SplitPoint>>,
+    jobs: Vec<SplitMove>,
+    /// The index in `jobs` of the next move to take.
+    next: AtomicUsize,
+    alpha: AtomicI32,
+    /// Set by a fail high: every worker on the split point (or below it) drops its move.
+    aborted: AtomicBool,
+    /// Helpers between `enter` and `leave`.
+    helpers: AtomicUsize,
+    result: Mutex<SplitOutcome>,
+}
+
+impl SplitPoint {
+    /// A split point for `node` below `ancestors`, with the moves `jobs` and the current alpha.
+    pub fn new(node: SplitNode, ancestors: Vec<Arc<SplitPoint>>, jobs: Vec<SplitMove>, alpha: i32) -> SplitPoint {
+        SplitPoint {
+            node,
+            ancestors,
+            jobs,
+            next: AtomicUsize::new(0),
+            alpha: AtomicI32::new(alpha),
+            aborted: AtomicBool::new(false),
+            helpers: AtomicUsize::new(0),
+            result: Mutex::new(SplitOutcome { score: -super::INFINITY, best: Move::NULL, deferred: Vec::new() }),
+        }
+    }
+
+    /// The chain of split points a worker on this one is inside: the ancestors, then it.
+    pub fn chain(self: &Arc<Self>) -> Vec<Arc<SplitPoint>> {
+        let mut chain = self.ancestors.clone();
+        chain.push(Arc::clone(self));
+        chain
+    }
+
+    /// The next move nobody has taken yet.
+    pub fn take(&self) -> Option<SplitMove> {
+        if self.aborted() {
+            return None;
+        }
+        self.jobs.get(self.next.fetch_add(1, Ordering::SeqCst)).copied()
+    }
+
+    /// Whether moves are left to take.
+    fn has_work(&self) -> bool {
+        !self.aborted() && self.next.load(Ordering::SeqCst) < self.jobs.len()
+    }
+
+    /// The current alpha: the node's, raised by every move that beat it.
+    pub fn alpha(&self) -> i32 {
+        self.alpha.load(Ordering::SeqCst)
+    }
+
+    /// Whether a fail high ended this split point.
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.aborted.load(Ordering::Relaxed)
+    }
+
+    /// Whether `self` lies below `other`.
+    fn is_below(&self, other: &SplitPoint) -> bool {
+        self.ancestors.iter().any(|point| std::ptr::eq(Arc::as_ptr(point), other))
+    }
+
+    /// A helper starts on the split point (before it takes a move, so that the owner, once the
+    /// moves are all taken, waits for it).
+    fn enter(&self) {
+        self.helpers.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A helper is done with the split point.
+    fn leave(&self) {
+        self.helpers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Whether helpers are still on the split point.
+    pub fn has_helpers(&self) -> bool {
+        self.helpers.load(Ordering::SeqCst) != 0
+    }
+
+    fn result(&self) -> MutexGuard<'_, SplitOutcome> {
+        self.result.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records a finished move's score; a fail high aborts the split point.
+    pub fn record(&self, mv: Move, score: i32) {
+        let mut result = self.result();
+        if score > result.score {
+            result.score = score;
+            result.best = mv;
+        }
+        self.alpha.fetch_max(score, Ordering::SeqCst);
+        if score >= self.node.beta {
+            self.aborted.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Defers `job`, which beat alpha with a null window (its score, a lower bound, raises
+    /// alpha for the moves after it).
+    pub fn defer(&self, job: SplitMove, score: i32) {
+        self.result().deferred.push(job);
+        self.alpha.fetch_max(score, Ordering::SeqCst);
+    }
+
+    /// The best score and move found, and the deferred moves in the order of `jobs`.
+    pub fn outcome(&self) -> SplitOutcome {
+        let mut result = self.result();
+        let mut deferred = std::mem::take(&mut result.deferred);
+        deferred.sort_by_key(|job| self.jobs.iter().position(|other| other.mv == job.mv));
+        SplitOutcome { score: result.score, best: result.best, deferred }
+    }
+}
+
+/// Where workers post split points and idle workers find them, for one search.
+#[derive(Default)]
+pub struct SplitHub {
+    open: Mutex<Vec<Arc<SplitPoint>>>,
+    /// Counts the split points opened: moves to take appear only then, so a waiting worker
+    /// looks through `open` again only when this has changed.
+    opened: AtomicU64,
+    /// Workers waiting for work: a node splits only when one is.
+    idle: AtomicUsize,
+    /// Set when the iteration's root search has returned: the helpers return.
+    finished: AtomicBool,
+}
+
+impl SplitHub {
+    fn open_points(&self) -> MutexGuard<'_, Vec<Arc<SplitPoint>>> {
+        self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether a worker is waiting for work.
+    #[inline]
+    pub fn has_idle(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Opens `point` to the helpers.
+    pub fn open(&self, point: Arc<SplitPoint>) {
+        self.open_points().push(point);
+        self.opened.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Closes `point`.
+    pub fn close(&self, point: &Arc<SplitPoint>) {
+        self.open_points().retain(|open| !Arc::ptr_eq(open, point));
+    }
+
+    /// The open split point with moves left and the most depth to search, among those below
+    /// `below` if given (a waiting owner helps only its own helpers); the caller has entered it.
+    fn find_work(&self, below: Option<&SplitPoint>) -> Option<Arc<SplitPoint>> {
+        let open = self.open_points();
+        let point = open
+            .iter()
+            .filter(|point| point.has_work() && below.is_none_or(|owner| point.is_below(owner)))
+            .max_by_key(|point| point.node.depth)?;
+        point.enter();
+        Some(Arc::clone(point))
+    }
+
+    /// Waits for a split point with work (below `below`, if given), entered, or `None` once
+    /// `done` says the wait is over.
+    pub fn wait_for_work(&self, below: Option<&SplitPoint>, done: impl Fn() -> bool) -> Option<Arc<SplitPoint>> {
+        self.idle.fetch_add(1, Ordering::SeqCst);
+        let mut polls = 0u32;
+        let mut seen = None;
+        let found = loop {
+            if done() {
+                break None;
+            }
+            let opened = self.opened.load(Ordering::SeqCst);
+            if seen != Some(opened) {
+                seen = Some(opened);
+                if let Some(point) = self.find_work(below) {
+                    break Some(point);
+                }
+            }
+            polls = polls.wrapping_add(1);
+            pause(polls);
+        };
+        self.idle.fetch_sub(1, Ordering::SeqCst);
+        found
+    }
+
+    /// Leaves `point` after helping with it.
+    pub fn leave(&self, point: &SplitPoint) {
+        point.leave();
+    }
+
+    /// Whether the iteration is over.
+    pub fn finished(&self) -> bool {
+        self.finished.load(Ordering::SeqCst)
+    }
+}
+
+/// A moment's wait in the `polls`-th round of a polling loop: a short spin, and now and then
+/// the core left to others (for when threads outnumber cores).
+fn pause(polls: u32) {
+    for _ in 0..32 {
+        std::hint::spin_loop();
+    }
+    if polls.is_multiple_of(64) {
+        std::thread::yield_now();
+    }
+}
+
+/// One iteration's root search: the position, the window and depth.
 pub struct RootIteration<'a> {
     pub root: &'a Position,
-    pub moves: &'a [Move],
     pub alpha: i32,
     pub beta: i32,
     pub depth: i32,
 }
 
-/// Searches an iteration's root moves on the pool.
-pub fn split_search(
-    workers: &mut [Worker<'_>],
-    pool: &WorkerPool,
-    control: &SearchControl,
-    iteration: RootIteration,
-) -> RootOutcome {
-    let RootIteration { root, moves, alpha, beta, depth } = iteration;
-    let info = root.check_info();
-    let shared_alpha = AtomicI32::new(alpha);
-    let next = AtomicUsize::new(1);
-    let busy = AtomicUsize::new(workers.len());
-    let cutoff = AtomicBool::new(false);
-    let best = Mutex::new(Best { score: -super::INFINITY, pv: Vec::new() });
-    let first_task = control.task();
-
-    let record = |worker: &Worker<'_>, score: i32| {
-        let Ok(mut best) = best.lock() else { return };
-        if score > best.score {
-            best.score = score;
-            best.pv = worker.principal_variation().to_vec();
-        }
-        shared_alpha.fetch_max(score, Ordering::Relaxed);
-        if score >= beta {
-            cutoff.store(true, Ordering::Relaxed);
-        }
-    };
-    let best_move = || best.lock().ok().and_then(|best| best.pv.first().copied()).unwrap_or(moves[0]);
-
+/// Searches an iteration on the pool: the first worker searches from the root, the others
+/// help at split points. Returns the score; the first worker holds the principal variation.
+pub fn split_search(workers: &mut [Worker<'_>], pool: &WorkerPool, hub: &SplitHub, iteration: RootIteration) -> i32 {
+    let RootIteration { root, alpha, beta, depth } = iteration;
+    hub.finished.store(false, Ordering::SeqCst);
+    let score = AtomicI32::new(-super::INFINITY);
     pool.install(|| {
         workers.par_iter_mut().enumerate().for_each(|(id, worker)| {
-            // The first root move: a race, won by the first thread to finish it.
-            worker.helper_task = Some(first_task);
-            let first_depth = depth + (id % 2) as i32;
-            let score = worker.search_root_move(root, &info, moves[0], 0, alpha, beta, first_depth, true);
-            if !worker.stopped && control.finish_task(first_task) {
-                record(worker, score);
+            if id == 0 {
+                score.store(worker.search_root(root, alpha, beta, depth), Ordering::SeqCst);
+                hub.finished.store(true, Ordering::SeqCst);
+            } else {
+                worker.seldepth = 0;
+                worker.help(hub);
             }
-            worker.leave_task();
-
-            while !worker.stopped && !cutoff.load(Ordering::Relaxed) {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&mv) = moves.get(index) else { break };
-                let a = shared_alpha.load(Ordering::Relaxed);
-                let mut score = worker.search_root_move(root, &info, mv, index, a, a + 1, depth, false);
-                if score > a && !worker.stopped {
-                    let a = shared_alpha.load(Ordering::Relaxed).max(alpha);
-                    if score > a {
-                        score = worker.search_root_move(root, &info, mv, index, a, beta, depth, true);
-                    }
-                }
-                if !worker.stopped && score > shared_alpha.load(Ordering::Relaxed) {
-                    record(worker, score);
-                }
-            }
-
-            // The tail: the last thread to finish ends it; until then, help the next iteration.
-            let tail = control.task();
-            if busy.fetch_sub(1, Ordering::AcqRel) == 1 {
-                control.finish_task(tail);
-                return;
-            }
-            worker.helper_task = Some(tail);
-            let mut helper_depth = depth + 1;
-            while !worker.stopped && control.task() == tail && helper_depth < super::MAX_PLY as i32 - 4 {
-                let mv = best_move();
-                worker.search_root_move(root, &info, mv, 0, -super::INFINITY, super::INFINITY, helper_depth, true);
-                helper_depth += 1;
-            }
-            worker.leave_task();
         });
     });
-    let best = best.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    RootOutcome { score: best.score, pv: best.pv }
+    score.into_inner()
 }
