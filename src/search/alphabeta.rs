@@ -264,13 +264,13 @@ impl<'a> Worker<'a> {
     /// Searches the later moves `jobs` of `node` together with the helpers: opens a split
     /// point, takes moves from it like any helper, helps at split points below it until its
     /// helpers are done, and returns the best score and move found.
-    fn split(&mut self, node: SplitNode, jobs: Vec<SplitMove>, alpha: i32) -> SplitOutcome {
+    fn split(&mut self, node: SplitNode, jobs: Vec<SplitMove>) -> SplitOutcome {
         let Some(hub) = self.hub else {
             return SplitOutcome { score: -INFINITY, best: Move::NULL, deferred: Vec::new() };
         };
         let ply = node.ply;
         let keys = self.keys.len();
-        let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs, alpha));
+        let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs));
         hub.open(Arc::clone(&point));
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(&point);
@@ -606,12 +606,13 @@ impl<'a> Worker<'a> {
                 pos: pos.clone(),
                 ply,
                 depth,
+                alpha,
                 beta,
                 cut_node,
                 path_keys: self.keys[self.root_len..].to_vec(),
                 stack: self.stack[..=ply].to_vec(),
             };
-            let outcome = self.split(node, jobs, alpha);
+            let outcome = self.split(node, jobs);
             if self.stopped {
                 return 0;
             }

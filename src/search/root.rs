@@ -39,6 +39,8 @@ pub struct SplitNode {
     pub pos: Position,
     pub ply: usize,
     pub depth: i32,
+    /// The window when the node split.
+    pub alpha: i32,
     pub beta: i32,
     pub cut_node: bool,
     /// Keys of the positions from the root to the node (not the node's own).
@@ -65,8 +67,9 @@ pub struct SplitPoint {
 }
 
 impl SplitPoint {
-    /// A split point for `node` below `ancestors`, with the moves `jobs` and the current alpha.
-    pub fn new(node: SplitNode, ancestors: Vec<Arc<SplitPoint>>, jobs: Vec<SplitMove>, alpha: i32) -> SplitPoint {
+    /// A split point for `node` below `ancestors`, with the moves `jobs`.
+    pub fn new(node: SplitNode, ancestors: Vec<Arc<SplitPoint>>, jobs: Vec<SplitMove>) -> SplitPoint {
+        let alpha = node.alpha;
         SplitPoint {
             node,
             ancestors,
@@ -135,8 +138,12 @@ impl SplitPoint {
         self.result.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Records a finished move's score; a fail high aborts the split point.
+    /// Records a finished move's score; a fail high aborts the split point. A score below
+    /// beta is an upper bound from a null window at the alpha of its time, which deferred
+    /// moves may have raised above the node's: it counts as at most the node's alpha, so that
+    /// only a fail high or a deferred move's search can raise the node's alpha.
     pub fn record(&self, mv: Move, score: i32) {
+        let score = if score >= self.node.beta { score } else { score.min(self.node.alpha) };
         let mut result = self.result();
         if score > result.score {
             result.score = score;
