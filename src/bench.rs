@@ -153,9 +153,9 @@ mod tests {
 
     #[test]
     fn bench_runs_on_several_threads() {
-        // Every position on 2 and 3 threads (3 on fewer cores: more interleavings); a thread
-        // left searching after its root split ends would hang here.
-        for threads in [2, 3] {
+        // Every position on 2, 3 and 8 threads (more threads than cores: more interleavings,
+        // nested split points); a worker left waiting at a split point would hang here.
+        for threads in [2, 3, 8] {
             let result = run(7, threads, &mut std::io::sink()).map(|r| r.nodes).ok();
             assert!(result.is_some_and(|n| n > 0), "{threads} threads");
         }

@@ -7,7 +7,7 @@
 //! full window by the node's owner after the split point closes, where its tree can split in
 //! turn, as principal variation search requires. A fail high aborts the split point and every
 //! split point below it. An owner whose moves are all taken helps at split points below its
-//! own until its helpers are done, so no thread waits while another has work to give.
+//! own until its helpers are done (so waits form a tree, never a cycle).
 
 use super::alphabeta::{Ply, Worker};
 use crate::position::Position;
