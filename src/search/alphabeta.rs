@@ -264,10 +264,7 @@ impl<'a> Worker<'a> {
     /// Searches the later moves `jobs` of `node` together with the helpers: opens a split
     /// point, takes moves from it like any helper, helps at split points below it until its
     /// helpers are done, and returns the best score and move found.
-    fn split(&mut self, node: SplitNode, jobs: Vec<SplitMove>) -> SplitOutcome {
-        let Some(hub) = self.hub else {
-            return SplitOutcome { score: -INFINITY, best: Move::NULL, deferred: Vec::new() };
-        };
+    fn split(&mut self, hub: &SplitHub, node: SplitNode, jobs: Vec<SplitMove>) -> SplitOutcome {
         let ply = node.ply;
         let keys = self.keys.len();
         let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs));
@@ -275,7 +272,7 @@ impl<'a> Worker<'a> {
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(&point);
         while let Some(below) = hub.wait_for_work(Some(&point), || !point.has_helpers()) {
-            self.help_at(hub, &below);
+            self.help_at(&below);
         }
         hub.close(&point);
         self.chain = outer;
@@ -296,7 +293,7 @@ impl<'a> Worker<'a> {
     /// from them until the iteration ends or the search must stop.
     pub fn help(&mut self, hub: &SplitHub) {
         while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
-            self.help_at(hub, &point);
+            self.help_at(&point);
             if self.stopped {
                 break;
             }
@@ -304,7 +301,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
-    fn help_at(&mut self, hub: &SplitHub, point: &Arc<SplitPoint>) {
+    fn help_at(&mut self, point: &Arc<SplitPoint>) {
         let ply = point.node.ply;
         self.keys.truncate(self.root_len);
         self.keys.extend_from_slice(&point.node.path_keys);
@@ -313,7 +310,7 @@ impl<'a> Worker<'a> {
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(point);
         self.chain = outer;
-        hub.leave(point);
+        point.leave();
         self.update_stop();
     }
 
@@ -601,7 +598,7 @@ impl<'a> Worker<'a> {
         }
 
         self.pickers[ply] = Some(picker.into_buffers());
-        if let Some(jobs) = split_jobs.filter(|jobs| !jobs.is_empty()) {
+        if let (Some(jobs), Some(hub)) = (split_jobs.filter(|jobs| !jobs.is_empty()), self.hub) {
             let node = SplitNode {
                 pos: pos.clone(),
                 ply,
@@ -612,7 +609,7 @@ impl<'a> Worker<'a> {
                 path_keys: self.keys[self.root_len..].to_vec(),
                 stack: self.stack[..=ply].to_vec(),
             };
-            let outcome = self.split(node, jobs);
+            let outcome = self.split(hub, node, jobs);
             if self.stopped {
                 return 0;
             }

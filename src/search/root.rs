@@ -125,7 +125,7 @@ impl SplitPoint {
     }
 
     /// A helper is done with the split point.
-    fn leave(&self) {
+    pub fn leave(&self) {
         self.helpers.fetch_sub(1, Ordering::SeqCst);
     }
 
@@ -240,11 +240,6 @@ impl SplitHub {
         };
         self.idle.fetch_sub(1, Ordering::SeqCst);
         found
-    }
-
-    /// Leaves `point` after helping with it.
-    pub fn leave(&self, point: &SplitPoint) {
-        point.leave();
     }
 
     /// Whether the iteration is over.
