@@ -22,7 +22,7 @@ echo "== bench 10 on 2, 3 and 8 threads under TSan"
 cargo +nightly build --release -Zbuild-std=std,panic_abort --target "$target" --target-dir "$dir"
 engine="$dir/$target/release/springer"
 for threads in 2 3 8; do
-  "$engine" bench 10 "$threads" 2>&1 | tail -3 | tee -a "$log"
+  "$engine" bench 10 "$threads" 2>&1 | tee -a "$log" | tail -3
 done
 
 echo "== UCI: Threads=4, go infinite / stop, Hash resized and ucinewgame between searches"
