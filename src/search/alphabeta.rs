@@ -1,68 +1,132 @@
 //! One search thread: negamax alpha-beta with principal variation search over copy-made
-//! positions, and the quiescence search below it. Pruning and reductions are the usual modern
-//! set (null move, reverse futility, razoring, late-move reductions and pruning, futility and
-//! SEE pruning), each gated so that no node in check and no PV node is pruned unsoundly.
+//! positions, and the quiescence search below it. `negamax` reads as its phases: the node's
+//! early exits, the TT probe, the static evaluation, pruning before any move, the move loop
+//! (which may split), and the store. Every margin is named in `pruning.rs`; each pruning is
+//! gated so that no node in check and no PV node is pruned unsoundly.
 
 use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo};
-use super::root::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint};
+use super::pruning::{
+    LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
+    LMR_MIN_DEPTH, MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
+    NMP_EVAL_MAX_REDUCTION, NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
+};
 use super::see::{captured_value, see_ge};
+use super::split::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint, MAX_SPLIT_NESTING, SPLIT_MIN_DEPTH};
+use super::stack::Ply;
 use super::time::TimeManager;
-use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, MATE, MATE_BOUND, NO_EVAL};
+use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, MATE, MATE_BOUND, NO_EVAL};
 use super::{SearchControl, INFINITY, MAX_PLY};
 use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
-use crate::position::Position;
+use crate::position::{CheckInfo, Position};
 use crate::types::{Move, Piece};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-/// The least depth at which a node hands its later moves to helpers: shallower subtrees cost
-/// less than the hand-over.
-const SPLIT_MIN_DEPTH: i32 = 4;
-/// The most split points a worker can be inside at once.
-const MAX_SPLIT_NESTING: usize = 16;
-
-/// Per-ply search state.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Ply {
-    static_eval: i32,
-    killers: [Move; 2],
-    /// The move made from this ply, as (piece, to), for continuation history below it.
-    played: Option<PieceTo>,
-    null_move: bool,
-}
-
-/// Late-move reductions by depth and move number: about ln(depth) * ln(moves) / 2.
-fn reduction_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [[0; 64]; 64];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.8 + (depth as f64).ln() * (moves as f64).ln() / 2.2) as i32;
-            }
-        }
-        table
-    })
-}
-
-/// The late-move reduction of the `moves_searched`-th move at `depth`: the table value, more
-/// at non-PV and expected cut nodes, less when improving, for checks, for well-scored quiet
-/// moves and for killers and counter moves.
-#[allow(clippy::too_many_arguments)]
-fn late_move_reduction(
+/// A node of the search: its place in the tree and its window (narrowed as the search goes).
+#[derive(Clone, Copy)]
+struct Node {
+    ply: usize,
     depth: i32,
-    moves_searched: usize,
-    pv: bool,
+    alpha: i32,
+    beta: i32,
+    /// Expected to fail high: a later move's null-window child, or a cut node's re-search.
     cut_node: bool,
+    in_check: bool,
+    key: u64,
+}
+
+/// A node's static evaluation and what follows from it.
+#[derive(Clone, Copy)]
+struct StaticEval {
+    /// As evaluated (or cached in the TT); `NO_EVAL` in check.
+    raw: i32,
+    /// `raw` sharpened by the TT score when its bound points the right way: what pruning uses.
+    sharpened: i32,
+    /// Better than two plies ago, when the same side was to move.
     improving: bool,
-    gives_check: bool,
-    history: i32,
-    special: bool,
-) -> i32 {
-    let mut r = reduction_table()[(depth as usize).min(63)][moves_searched.min(63)];
-    r += i32::from(!pv) + i32::from(cut_node);
-    r -= i32::from(improving) + i32::from(gives_check) + i32::from(special);
-    r - history / 6000
+}
+
+/// The move loop's result so far.
+struct Best {
+    score: i32,
+    /// The move that raised alpha last (`Move::NULL` if none did).
+    mv: Move,
+    /// Moves searched (or handed to helpers), not counting pruned ones.
+    moves_searched: usize,
+}
+
+/// The moves searched at a node, quiet and noisy apart: the history updates after a cutoff
+/// reward the best and punish the rest.
+struct TriedMoves {
+    quiets: [Move; MAX_MOVES],
+    quiet_count: usize,
+    captures: [Move; MAX_MOVES],
+    capture_count: usize,
+}
+
+impl TriedMoves {
+    fn new() -> TriedMoves {
+        TriedMoves {
+            quiets: [Move::NULL; MAX_MOVES],
+            quiet_count: 0,
+            captures: [Move::NULL; MAX_MOVES],
+            capture_count: 0,
+        }
+    }
+
+    fn push(&mut self, mv: Move, quiet: bool) {
+        if quiet {
+            self.quiets[self.quiet_count] = mv;
+            self.quiet_count += 1;
+        } else {
+            self.captures[self.capture_count] = mv;
+            self.capture_count += 1;
+        }
+    }
+
+    fn quiets(&self) -> &[Move] {
+        &self.quiets[..self.quiet_count]
+    }
+
+    fn captures(&self) -> &[Move] {
+        &self.captures[..self.capture_count]
+    }
+
+    /// After a split, only the quiets up to the best one count as tried, as when searched in
+    /// order.
+    fn keep_quiets_up_to(&mut self, best: Move) {
+        if let Some(index) = self.quiets().iter().position(|&mv| mv == best) {
+            self.quiet_count = index + 1;
+        }
+    }
+}
+
+/// Whether the side to move has a piece besides pawns and king (null move and move-loop
+/// pruning are off without one: zugzwang).
+fn has_non_pawn_material(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty()
+}
+
+/// The static evaluation, from the TT when it has one; `NO_EVAL` in check.
+fn raw_eval(pos: &Position, tt_entry: Option<TtEntry>, in_check: bool) -> i32 {
+    if in_check {
+        return NO_EVAL;
+    }
+    match tt_entry {
+        Some(entry) if entry.eval != NO_EVAL => entry.eval,
+        _ => evaluate(pos),
+    }
+}
+
+/// The score at the ply horizon: the static evaluation (a draw in check, which has none).
+fn horizon_score(pos: &Position, in_check: bool) -> i32 {
+    if in_check {
+        0
+    } else {
+        evaluate(pos)
+    }
 }
 
 /// A search thread's state.
@@ -249,6 +313,405 @@ impl<'a> Worker<'a> {
         score
     }
 
+    /// Makes `mv` at `node` and searches it: the first move with the full window, a later one
+    /// by `search_later_move` with the reduction `r`.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        info: &CheckInfo,
+        node: &Node,
+        mv: Move,
+        new_depth: i32,
+        r: i32,
+        first: bool,
+    ) -> i32 {
+        let mut child = pos.clone();
+        child.make_move_with(mv, info);
+        self.stack[node.ply].played = Some(PieceTo::of(pos, mv));
+        self.keys.push(node.key);
+        let score = if first {
+            -self.negamax::<PV>(&child, -node.beta, -node.alpha, new_depth, node.ply + 1, false)
+        } else {
+            self.search_later_move::<PV>(&child, node.alpha, node.beta, new_depth, r, node.ply, node.cut_node)
+        };
+        self.keys.pop();
+        score
+    }
+
+    /// Counts a node, polls the stop conditions and tracks the selective depth; false when the
+    /// search must unwind.
+    #[inline]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    fn negamax<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if depth <= 0 {
+            return self.quiescence::<PV>(pos, alpha, beta, ply);
+        }
+        if !self.enter_node(ply) {
+            return 0;
+        }
+        let mut node = Node { ply, depth, alpha, beta, cut_node, in_check: pos.is_check(), key: pos.key() };
+        if ply > 0 {
+            if let Some(score) = self.settled_before_search(pos, &mut node) {
+                return score;
+            }
+        }
+        let tt_entry = self.tt.probe(node.key);
+        if let Some(score) = tt_entry.and_then(|entry| tt_cutoff::<PV>(pos, &node, entry)) {
+            return score;
+        }
+        let eval = self.static_eval(pos, &node, tt_entry);
+        self.stack[ply + 1].killers = [Move::NULL; 2];
+        if !PV && !node.in_check {
+            if let Some(score) = self.prune_before_moves(pos, &node, &eval) {
+                return score;
+            }
+        }
+
+        let tt_move = tt_entry.map_or(Move::NULL, |entry| entry.mv);
+        // Internal iterative reduction: without a TT move this node is probably not important.
+        if node.depth >= IIR_MIN_DEPTH && tt_move.is_null() && (PV || cut_node) {
+            node.depth -= 1;
+        }
+        let original_alpha = node.alpha;
+        let mut tried = TriedMoves::new();
+        let Some(best) = self.search_moves::<PV>(pos, &mut node, &eval, tt_move, &mut tried) else {
+            return 0;
+        };
+        if best.moves_searched == 0 {
+            // No legal move (or every root move filtered): mate or stalemate.
+            return if node.in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if node.alpha >= node.beta && !best.mv.is_null() {
+            self.update_histories(pos, &node, best.mv, &tried);
+        }
+        let bound = Bound::of(best.score, original_alpha, node.beta);
+        self.tt.store(node.key, best.mv, score_to_tt(best.score, ply), eval.raw, node.depth, bound);
+        best.score
+    }
+
+    /// Below the root: a draw by rule or the ply horizon settles the node at once; otherwise
+    /// the window shrinks to the mates still possible from here (mate distance pruning), which
+    /// may settle it too.
+    fn settled_before_search(&self, pos: &Position, node: &mut Node) -> Option<i32> {
+        if self.is_repetition(pos)
+            || is_insufficient_material(pos)
+            || (pos.halfmove_clock() >= 100 && (!node.in_check || count_legal(pos) > 0))
+        {
+            return Some(0);
+        }
+        if node.ply >= MAX_PLY - 1 {
+            return Some(horizon_score(pos, node.in_check));
+        }
+        node.alpha = node.alpha.max(-MATE + node.ply as i32);
+        node.beta = node.beta.min(MATE - node.ply as i32 - 1);
+        (node.alpha >= node.beta).then_some(node.alpha)
+    }
+
+    /// The static evaluation, sharpened by the TT score, and whether it is improving; records
+    /// it on the search stack for the plies below.
+    fn static_eval(&mut self, pos: &Position, node: &Node, tt_entry: Option<TtEntry>) -> StaticEval {
+        let ply = node.ply;
+        let raw = raw_eval(pos, tt_entry, node.in_check);
+        let mut sharpened = raw;
+        if let (Some(entry), false) = (tt_entry, node.in_check) {
+            let score = score_from_tt(entry.score, ply);
+            if entry.bound.sharpens(score, raw) && score.abs() < MATE_BOUND {
+                sharpened = score;
+            }
+        }
+        self.stack[ply].static_eval = raw;
+        let improving = !node.in_check
+            && ply >= 2
+            && self.stack[ply - 2].static_eval != NO_EVAL
+            && raw > self.stack[ply - 2].static_eval;
+        StaticEval { raw, sharpened, improving }
+    }
+
+    /// Pruning before any move is searched, at non-PV nodes not in check: reverse futility,
+    /// razoring and the null move. Returns the node's score if one of them settles it.
+    fn prune_before_moves(&mut self, pos: &Position, node: &Node, eval: &StaticEval) -> Option<i32> {
+        let Node { ply, depth, alpha, beta, cut_node, .. } = *node;
+        let value = eval.sharpened;
+        // Reverse futility pruning: far above beta at low depth, assume it holds.
+        if depth <= RFP_MAX_DEPTH
+            && value.abs() < MATE_BOUND
+            && value - RFP_MARGIN * (depth - i32::from(eval.improving)) >= beta
+        {
+            return Some(value);
+        }
+        // Razoring: far below alpha near the leaves, see whether captures can save it.
+        if depth <= RAZOR_MAX_DEPTH && value + RAZOR_MARGIN * depth <= alpha {
+            let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
+            if score <= alpha {
+                return Some(score);
+            }
+        }
+        // Null move pruning: if passing still fails high, a real move will too. Not in pawn
+        // endings, where passing may be the only thing that does not lose (zugzwang).
+        if depth >= NMP_MIN_DEPTH
+            && value >= beta
+            && has_non_pawn_material(pos)
+            && !(ply >= 1 && self.stack[ply - 1].null_move)
+            && beta.abs() < MATE_BOUND
+        {
+            let r = NMP_BASE_REDUCTION
+                + depth / NMP_DEPTH_DIVISOR
+                + ((value - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+            let mut child = pos.clone();
+            child.make_null_move();
+            self.stack[ply].played = None;
+            self.stack[ply].null_move = true;
+            self.keys.push(node.key);
+            let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+            self.keys.pop();
+            self.stack[ply].null_move = false;
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if score >= MATE_BOUND { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// The move loop: each move pruned, or searched (reduced when late), best first. Once the
+    /// first move is searched without a cutoff, the rest may go to idle helpers (young
+    /// brothers wait). `None` if the search stopped.
+    fn search_moves<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        node: &mut Node,
+        eval: &StaticEval,
+        tt_move: Move,
+        tried: &mut TriedMoves,
+    ) -> Option<Best> {
+        let ply = node.ply;
+        let root = ply == 0;
+        let previous = self.previous_moves(ply);
+        let counter = self.histories.counter_move(previous[0]);
+        let buffers = self.pickers[ply].take().unwrap_or_default();
+        let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
+        let info = pos.check_info();
+        let may_prune = !root && has_non_pawn_material(pos);
+        let mut best = Best { score: -INFINITY, mv: Move::NULL, moves_searched: 0 };
+        // The moves left for the helpers once this node splits.
+        let mut split_jobs: Option<Vec<SplitMove>> = None;
+
+        while let Some(mv) = picker.next(pos, self.histories, &previous) {
+            if root && self.skipped_at_root(mv) {
+                continue;
+            }
+            let quiet = !mv.is_noisy();
+            let history = if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 };
+            let gives_check = pos.gives_check(mv, &info);
+            // Once a move has been found that is not being mated; checking moves are kept
+            // (they are few, and they find the mates).
+            if may_prune
+                && best.score > -MATE_BOUND
+                && !gives_check
+                && self.prunes_move(pos, node, eval, mv, history, best.moves_searched)
+            {
+                continue;
+            }
+            best.moves_searched += 1;
+            tried.push(mv, quiet);
+
+            let new_depth = node.depth - 1 + i32::from(gives_check);
+            // Late-move reduction for quiet moves and losing captures searched late.
+            let mut r = 0;
+            if node.depth >= LMR_MIN_DEPTH
+                && best.moves_searched > 1 + usize::from(root)
+                && (quiet || !see_ge(pos, mv, 0))
+            {
+                let killers = self.stack[ply].killers;
+                let late = LateMove {
+                    depth: node.depth,
+                    number: best.moves_searched,
+                    pv_node: PV,
+                    cut_node: node.cut_node,
+                    improving: eval.improving,
+                    gives_check,
+                    history,
+                    refutation: mv == killers[0] || mv == killers[1] || mv == counter,
+                };
+                r = late.reduction().clamp(0, new_depth - 1);
+            }
+            if let Some(jobs) = split_jobs.as_mut() {
+                jobs.push(SplitMove { mv, new_depth, reduction: r });
+                continue;
+            }
+
+            let score = self.search_move::<PV>(pos, &info, node, mv, new_depth, r, best.moves_searched == 1);
+            if self.stopped {
+                self.pickers[ply] = Some(picker.into_buffers());
+                return None;
+            }
+            if self.raise::<PV>(node, &mut best, mv, score) {
+                break;
+            }
+            // Young brothers wait: once the first move is searched, the rest may go to the
+            // helpers, as soon as one is idle.
+            if split_jobs.is_none() && self.may_split(node.depth) {
+                split_jobs = Some(Vec::new());
+            }
+        }
+        self.pickers[ply] = Some(picker.into_buffers());
+
+        if let (Some(jobs), Some(hub)) = (split_jobs.filter(|jobs| !jobs.is_empty()), self.hub) {
+            self.search_split::<PV>(hub, pos, &info, node, &mut best, jobs)?;
+            tried.keep_quiets_up_to(best.mv);
+        }
+        Some(best)
+    }
+
+    /// Root moves left out: not in `go searchmoves`, or given a MultiPV line already.
+    fn skipped_at_root(&self, mv: Move) -> bool {
+        (!self.root_filter.is_empty() && !self.root_filter.contains(&mv)) || self.root_excluded.contains(&mv)
+    }
+
+    /// Move-loop pruning of a move that gives no check: late-move pruning by move count,
+    /// futility pruning of quiet moves, and SEE pruning, all near the leaves.
+    fn prunes_move(
+        &self,
+        pos: &Position,
+        node: &Node,
+        eval: &StaticEval,
+        mv: Move,
+        history: i32,
+        moves_searched: usize,
+    ) -> bool {
+        let depth = node.depth;
+        if depth > MOVE_PRUNING_MAX_DEPTH {
+            return false;
+        }
+        if mv.is_noisy() {
+            return !see_ge(pos, mv, -SEE_CAPTURE_MARGIN * depth);
+        }
+        // Counted move by move (not by skipping the quiet stage): a later quiet check must
+        // still be searched.
+        let late_move_limit = ((LMP_BASE + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
+        if moves_searched >= late_move_limit {
+            return true;
+        }
+        // Futility: a quiet move cannot lift a hopeless static eval to alpha (not once alpha is
+        // a mate score: then it would prune every quiet move).
+        if !node.in_check
+            && node.alpha.abs() < MATE_BOUND
+            && eval.sharpened + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= node.alpha
+            && history < FUTILITY_HISTORY_LIMIT
+        {
+            return true;
+        }
+        !see_ge(pos, mv, -SEE_QUIET_MARGIN * depth)
+    }
+
+    /// Takes a searched move's score into `best`, raising alpha (and the PV) when it beats it.
+    /// Returns whether it fails high.
+    fn raise<const PV: bool>(&mut self, node: &mut Node, best: &mut Best, mv: Move, score: i32) -> bool {
+        if score > best.score {
+            best.score = score;
+            if score > node.alpha {
+                best.mv = mv;
+                if PV {
+                    self.update_pv(node.ply, mv);
+                }
+                node.alpha = score;
+                return node.alpha >= node.beta;
+            }
+        }
+        false
+    }
+
+    /// Searches the node's later moves `jobs` with the helpers, takes the split point's outcome
+    /// into `best`, then searches the deferred moves with the full window. `None` if the search
+    /// stopped.
+    fn search_split<const PV: bool>(
+        &mut self,
+        hub: &SplitHub,
+        pos: &Position,
+        info: &CheckInfo,
+        node: &mut Node,
+        best: &mut Best,
+        jobs: Vec<SplitMove>,
+    ) -> Option<()> {
+        let ply = node.ply;
+        let split_node = SplitNode {
+            pos: pos.clone(),
+            ply,
+            depth: node.depth,
+            alpha: node.alpha,
+            beta: node.beta,
+            cut_node: node.cut_node,
+            path_keys: self.keys[self.root_len..].to_vec(),
+            stack: self.stack[..=ply].to_vec(),
+        };
+        let outcome = self.split(hub, split_node, jobs);
+        if self.stopped {
+            return None;
+        }
+        if outcome.score > best.score {
+            best.score = outcome.score;
+            if outcome.score > node.alpha {
+                best.mv = outcome.best;
+                if PV {
+                    // Only a fail high comes back from a split point with a best move.
+                    self.pv[ply][ply] = outcome.best;
+                    self.pv_len[ply] = ply + 1;
+                }
+                node.alpha = outcome.score;
+            }
+        }
+        for job in outcome.deferred {
+            if node.alpha >= node.beta {
+                break;
+            }
+            let score = self.search_move::<PV>(pos, info, node, job.mv, job.new_depth, 0, false);
+            if self.stopped {
+                return None;
+            }
+            self.raise::<PV>(node, best, job.mv, score);
+        }
+        Some(())
+    }
+
+    /// After a fail high: rewards the best move in the history tables (and as a killer, if
+    /// quiet) and punishes the moves tried before it.
+    fn update_histories(&mut self, pos: &Position, node: &Node, best: Move, tried: &TriedMoves) {
+        let depth = node.depth;
+        if best.is_noisy() {
+            self.histories.update_captures(pos, best, tried.captures(), depth);
+            return;
+        }
+        let previous = self.previous_moves(node.ply);
+        self.histories.update_quiets(pos, best, tried.quiets(), depth, &previous);
+        self.histories.update_captures(pos, Move::NULL, tried.captures(), depth);
+        let killers = &mut self.stack[node.ply].killers;
+        if killers[0] != best {
+            killers[1] = killers[0];
+            killers[0] = best;
+        }
+    }
+
     /// Makes this worker one of a parallel search's, splitting nodes and helping at split
     /// points through `hub`.
     pub fn join(&mut self, hub: &'a SplitHub) {
@@ -317,30 +780,26 @@ impl<'a> Worker<'a> {
     /// Takes moves from `point` until none is left, the split point aborts or the search
     /// stops, recording each finished move's score (or deferring it, if it beat alpha).
     fn serve(&mut self, point: &SplitPoint) {
-        let node = &point.node;
-        let info = node.pos.check_info();
-        let key = node.pos.key();
+        let split = &point.node;
+        let info = split.pos.check_info();
+        let mut node = Node {
+            ply: split.ply,
+            depth: split.depth,
+            alpha: split.alpha,
+            beta: split.beta,
+            cut_node: split.cut_node,
+            in_check: split.pos.is_check(),
+            key: split.pos.key(),
+        };
         while !self.stopped {
             let Some(job) = point.take() else { break };
-            let alpha = point.alpha();
-            let mut child = node.pos.clone();
-            child.make_move_with(job.mv, &info);
-            self.stack[node.ply].played = Some(PieceTo::of(&node.pos, job.mv));
-            self.keys.push(key);
-            let score = self.search_later_move::<false>(
-                &child,
-                alpha,
-                node.beta,
-                job.new_depth,
-                job.reduction,
-                node.ply,
-                node.cut_node,
-            );
-            self.keys.pop();
+            node.alpha = point.alpha();
+            let score =
+                self.search_move::<false>(&split.pos, &info, &node, job.mv, job.new_depth, job.reduction, false);
             if self.stopped {
                 break;
             }
-            if score > alpha && score < node.beta {
+            if score > node.alpha && score < node.beta {
                 point.defer(job, score);
             } else {
                 point.record(job.mv, score);
@@ -353,375 +812,31 @@ impl<'a> Worker<'a> {
         self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
     }
 
-    fn negamax<const PV: bool>(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        mut beta: i32,
-        mut depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
-        let root = ply == 0;
-        self.pv_len[ply] = ply;
-        if depth <= 0 {
-            return self.quiescence::<PV>(pos, alpha, beta, ply);
-        }
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = pos.is_check();
-
-        if !root {
-            if self.is_repetition(pos)
-                || is_insufficient_material(pos)
-                || (pos.halfmove_clock() >= 100 && (!in_check || count_legal(pos) > 0))
-            {
-                return 0;
-            }
-            if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(pos) };
-            }
-            // Mate distance pruning: no line from here can beat a mate already found nearer.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-
-        let key = pos.key();
-        let tt_entry = self.tt.probe(key);
-        let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
-        if let Some(entry) = tt_entry {
-            let score = score_from_tt(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if !PV && entry.depth >= depth && usable && pos.halfmove_clock() < 90 {
-                return score;
-            }
-        }
-
-        // Static evaluation, sharpened by the TT score when its bound points the right way.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            match tt_entry {
-                Some(entry) if entry.eval != NO_EVAL => entry.eval,
-                _ => evaluate(pos),
-            }
-        };
-        let mut eval = raw_eval;
-        if let (Some(entry), false) = (tt_entry, in_check) {
-            let score = score_from_tt(entry.score, ply);
-            let sharper = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score > eval,
-                Bound::Upper => score < eval,
-            };
-            if sharper && score.abs() < MATE_BOUND {
-                eval = score;
-            }
-        }
-        self.stack[ply].static_eval = raw_eval;
-        let improving = !in_check
-            && ply >= 2
-            && self.stack[ply - 2].static_eval != NO_EVAL
-            && raw_eval > self.stack[ply - 2].static_eval;
-        self.stack[ply + 1].killers = [Move::NULL; 2];
-
-        if !PV && !in_check {
-            // Reverse futility pruning: far above beta at low depth, assume it holds.
-            if depth <= 8 && eval.abs() < MATE_BOUND && eval - 75 * (depth - i32::from(improving)) >= beta {
-                return eval;
-            }
-            // Razoring: far below alpha near the leaves, see whether captures can save it.
-            if depth <= 3 && eval + 250 * depth <= alpha {
-                let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
-                if score <= alpha {
-                    return score;
-                }
-            }
-            // Null move pruning: if passing still fails high, a real move will too. Not in
-            // pawn endings, where passing may be the only thing that does not lose (zugzwang).
-            let us = pos.side_to_move();
-            let has_pieces =
-                (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
-            if depth >= 3
-                && eval >= beta
-                && has_pieces
-                && !(ply >= 1 && self.stack[ply - 1].null_move)
-                && beta.abs() < MATE_BOUND
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                let mut child = pos.clone();
-                child.make_null_move();
-                self.stack[ply].played = None;
-                self.stack[ply].null_move = true;
-                self.keys.push(key);
-                let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.keys.pop();
-                self.stack[ply].null_move = false;
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
-        }
-
-        // Internal iterative reduction: without a TT move this node is probably not important.
-        if depth >= 4 && tt_move.is_null() && (PV || cut_node) {
-            depth -= 1;
-        }
-
-        let previous = self.previous_moves(ply);
-        let counter = self.histories.counter_move(previous[0]);
-        let buffers = self.pickers[ply].take().unwrap_or_default();
-        let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
-        let info = pos.check_info();
-        let original_alpha = alpha;
-        let mut best_score = -INFINITY;
-        let mut best_move = Move::NULL;
-        let mut moves_searched: usize = 0;
-        let mut quiets_tried = [Move::NULL; MAX_MOVES];
-        let mut quiet_count = 0;
-        let mut captures_tried = [Move::NULL; MAX_MOVES];
-        let mut capture_count = 0;
-        let us = pos.side_to_move();
-        let has_pieces = (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty();
-        // The moves left for the helpers once this node splits.
-        let mut split_jobs: Option<Vec<SplitMove>> = None;
-
-        while let Some(mv) = picker.next(pos, self.histories, &previous) {
-            if root
-                && ((!self.root_filter.is_empty() && !self.root_filter.contains(&mv))
-                    || self.root_excluded.contains(&mv))
-            {
-                continue;
-            }
-            let quiet = !mv.is_noisy();
-            let history = if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 };
-            let gives_check = pos.gives_check(mv, &info);
-
-            // Move-loop pruning, once a move has been found that is not being mated; checking
-            // moves are kept (they are few, and they find the mates).
-            if !root && best_score > -MATE_BOUND && has_pieces && !gives_check {
-                if quiet {
-                    let late_move_limit = ((3 + depth * depth) / if improving { 1 } else { 2 }) as usize;
-                    // Pruned one by one (not by skipping the quiet stage): a later quiet check
-                    // must still be searched.
-                    if depth <= 8 && moves_searched >= late_move_limit {
-                        continue;
-                    }
-                    // Futility: a quiet move cannot lift a hopeless static eval to alpha (not
-                    // once alpha is a mate score: then it would prune every quiet move).
-                    if !in_check
-                        && depth <= 8
-                        && alpha.abs() < MATE_BOUND
-                        && eval + 100 + 90 * depth <= alpha
-                        && history < 4096
-                    {
-                        continue;
-                    }
-                    if depth <= 8 && !see_ge(pos, mv, -50 * depth) {
-                        continue;
-                    }
-                } else if depth <= 8 && !see_ge(pos, mv, -90 * depth) {
-                    continue;
-                }
-            }
-
-            moves_searched += 1;
-            if quiet {
-                quiets_tried[quiet_count] = mv;
-                quiet_count += 1;
-            } else {
-                captures_tried[capture_count] = mv;
-                capture_count += 1;
-            }
-
-            let extension = i32::from(gives_check);
-            let new_depth = depth - 1 + extension;
-            // Late-move reduction for quiet moves and losing captures searched late.
-            let mut r = 0;
-            if depth >= 3 && moves_searched > 1 + usize::from(root) && (quiet || !see_ge(pos, mv, 0)) {
-                let special = mv == self.stack[ply].killers[0] || mv == self.stack[ply].killers[1] || mv == counter;
-                r = late_move_reduction(depth, moves_searched, PV, cut_node, improving, gives_check, history, special)
-                    .clamp(0, new_depth - 1);
-            }
-            if let Some(jobs) = split_jobs.as_mut() {
-                jobs.push(SplitMove { mv, new_depth, reduction: r });
-                continue;
-            }
-
-            let mut child = pos.clone();
-            child.make_move_with(mv, &info);
-            self.stack[ply].played = Some(PieceTo::of(pos, mv));
-            self.keys.push(key);
-            let score = if moves_searched == 1 {
-                -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
-            } else {
-                self.search_later_move::<PV>(&child, alpha, beta, new_depth, r, ply, cut_node)
-            };
-            self.keys.pop();
-            if self.stopped {
-                self.pickers[ply] = Some(picker.into_buffers());
-                return 0;
-            }
-
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if PV {
-                        self.update_pv(ply, mv);
-                    }
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-            // Young brothers wait: once the first move is searched, the rest may go to the
-            // helpers, as soon as one is idle.
-            if split_jobs.is_none() && self.may_split(depth) {
-                split_jobs = Some(Vec::new());
-            }
-        }
-
-        self.pickers[ply] = Some(picker.into_buffers());
-        if let (Some(jobs), Some(hub)) = (split_jobs.filter(|jobs| !jobs.is_empty()), self.hub) {
-            let node = SplitNode {
-                pos: pos.clone(),
-                ply,
-                depth,
-                alpha,
-                beta,
-                cut_node,
-                path_keys: self.keys[self.root_len..].to_vec(),
-                stack: self.stack[..=ply].to_vec(),
-            };
-            let outcome = self.split(hub, node, jobs);
-            if self.stopped {
-                return 0;
-            }
-            if outcome.score > best_score {
-                best_score = outcome.score;
-                if outcome.score > alpha {
-                    best_move = outcome.best;
-                    if PV {
-                        // Only a fail high comes back from a split point with a best move.
-                        self.pv[ply][ply] = outcome.best;
-                        self.pv_len[ply] = ply + 1;
-                    }
-                    alpha = outcome.score;
-                }
-            }
-            for job in outcome.deferred {
-                if alpha >= beta {
-                    break;
-                }
-                let mut child = pos.clone();
-                child.make_move_with(job.mv, &info);
-                self.stack[ply].played = Some(PieceTo::of(pos, job.mv));
-                self.keys.push(key);
-                let score = self.search_later_move::<PV>(&child, alpha, beta, job.new_depth, 0, ply, cut_node);
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if score > best_score {
-                    best_score = score;
-                    if score > alpha {
-                        best_move = job.mv;
-                        if PV {
-                            self.update_pv(ply, job.mv);
-                        }
-                        alpha = score;
-                    }
-                }
-            }
-            // Only the quiets up to the best one count as tried, as when searched in order.
-            if let Some(index) = quiets_tried[..quiet_count].iter().position(|&mv| mv == best_move) {
-                quiet_count = index + 1;
-            }
-        }
-        if moves_searched == 0 {
-            // No legal move (or every root move filtered): mate or stalemate.
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-
-        if alpha >= beta && !best_move.is_null() {
-            if best_move.is_noisy() {
-                self.histories.update_captures(pos, best_move, &captures_tried[..capture_count], depth);
-            } else {
-                self.histories.update_quiets(pos, best_move, &quiets_tried[..quiet_count], depth, &previous);
-                self.histories.update_captures(pos, Move::NULL, &captures_tried[..capture_count], depth);
-                let killers = &mut self.stack[ply].killers;
-                if killers[0] != best_move {
-                    killers[1] = killers[0];
-                    killers[0] = best_move;
-                }
-            }
-        }
-
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound);
-        best_score
-    }
-
+    /// Captures and promotions (every evasion in check) until the position is quiet, standing
+    /// pat on the static evaluation.
     fn quiescence<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
+        self.pv_len[ply] = ply;
+        if !self.enter_node(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
-        self.pv_len[ply] = ply;
         if is_insufficient_material(pos) {
             return 0;
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(pos) };
+            return horizon_score(pos, in_check);
         }
 
         let key = pos.key();
         let tt_entry = self.tt.probe(key);
         if let Some(entry) = tt_entry {
             let score = score_from_tt(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if !PV && usable {
+            if !PV && entry.bound.settles(score, alpha, beta) {
                 return score;
             }
         }
 
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            match tt_entry {
-                Some(entry) if entry.eval != NO_EVAL => entry.eval,
-                _ => evaluate(pos),
-            }
-        };
+        let raw_eval = raw_eval(pos, tt_entry, in_check);
         let mut best_score = if in_check { -MATE + ply as i32 } else { raw_eval };
         if !in_check {
             // Stand pat: the side to move can usually do at least as well as doing nothing.
@@ -741,7 +856,7 @@ impl<'a> Worker<'a> {
             if !in_check && !mv.is_promotion() {
                 // Delta pruning: even winning this piece for free cannot reach alpha.
                 let gain = captured_value(pos, mv);
-                if raw_eval + gain + 200 <= alpha && !see_ge(pos, mv, 1) {
+                if raw_eval + gain + DELTA_MARGIN <= alpha && !see_ge(pos, mv, 1) {
                     continue;
                 }
             }
@@ -769,14 +884,19 @@ impl<'a> Worker<'a> {
         }
 
         self.pickers[ply] = Some(picker.into_buffers());
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound);
         best_score
     }
+}
+
+/// The TT's score, if it settles a non-PV node: searched at least as deep, with a bound that
+/// decides the window, and not so near the fifty-move rule that the draw could change it.
+fn tt_cutoff<const PV: bool>(pos: &Position, node: &Node, entry: TtEntry) -> Option<i32> {
+    let score = score_from_tt(entry.score, node.ply);
+    let usable = !PV
+        && entry.depth >= node.depth
+        && entry.bound.settles(score, node.alpha, node.beta)
+        && pos.halfmove_clock() < TT_CUTOFF_MAX_HALFMOVE;
+    usable.then_some(score)
 }

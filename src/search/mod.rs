@@ -2,15 +2,18 @@
 //! the stop/ponder controls shared with the engine loop, and per-iteration reports. A search
 //! always completes depth 1, so there is a legal best move however soon it is stopped.
 
-mod alphabeta;
 pub mod ordering;
+pub mod pruning;
+pub mod see;
+mod stack;
+mod split;
+mod alphabeta;
 mod root;
 pub mod strength;
-pub mod see;
 pub mod time;
 pub mod tt;
 
-use crate::movegen::{generate_legal, MoveList};
+use crate::movegen::{generate_legal, is_legal_move, MoveList};
 use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
@@ -148,7 +151,7 @@ pub struct SearchContext<'a> {
     pub history: &'a [u64],
     /// Milliseconds kept back for communication latency.
     pub move_overhead_ms: u64,
-    /// The threads for the root split (`None`, or a one-thread pool: a single-threaded search).
+    /// The threads of the parallel search (`None`, or a one-thread pool: a single-threaded search).
     pub pool: Option<&'a WorkerPool>,
 }
 
@@ -165,7 +168,7 @@ pub fn mate_in_moves(score: i32) -> Option<i32> {
 
 /// Searches `root` under `limits`, calling `report` after each iteration (and on aspiration
 /// failures), and returns the best move found. With a pool of more than one thread (and one
-/// `Histories` per thread) iterations from depth 2 on use the root split of `root.rs`; with one
+/// `Histories` per thread) iterations from depth 2 on split from the root down (`root.rs`, `split.rs`); with one
 /// thread the search is the plain single-threaded one.
 pub fn search(
     root: &Position,
@@ -195,7 +198,7 @@ pub fn search(
     let tt = context.tt;
     let control = context.control;
     let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
-    let hub = root::SplitHub::default();
+    let hub = split::SplitHub::default();
     let mut workers: Vec<Worker> = context
         .histories
         .iter_mut()
@@ -232,9 +235,12 @@ pub fn search(
             }
             let line_moves: Vec<Move> = root_moves.iter().copied().filter(|mv| !excluded.contains(mv)).collect();
             let previous = result.lines.get(line_index).map_or(result.score, |line| line.score);
-            let mut delta = 18;
-            let (mut alpha, mut beta) =
-                if depth >= 4 { (previous - delta, previous + delta) } else { (-INFINITY, INFINITY) };
+            let mut delta = pruning::ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= pruning::ASPIRATION_MIN_DEPTH {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
             let mut line_pv: Vec<Move>;
             let score = loop {
                 let score = match (split, context.pool) {
@@ -371,7 +377,7 @@ fn expected_reply(root: &Position, best: Move, tt: &TranspositionTable) -> Move 
     }
     let child = root.after(best);
     match tt.probe(child.key()) {
-        Some(entry) if child.is_legal(entry.mv) => entry.mv,
+        Some(entry) if is_legal_move(&child, entry.mv) => entry.mv,
         _ => Move::NULL,
     }
 }
@@ -427,7 +433,7 @@ mod tests {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
             assert_eq!(result.lines.len(), 3);
             assert!(result.lines.windows(2).all(|w| w[0].score >= w[1].score), "{:?}", result.lines);
-            assert!(result.lines.iter().all(|line| pos.is_legal(line.pv[0])));
+            assert!(result.lines.iter().all(|line| is_legal_move(&pos, line.pv[0])));
             assert_eq!(result.best_move, result.lines[0].pv[0]);
             assert!(result.nodes > 1000);
         }

@@ -18,6 +18,41 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// The bound of a node's `best` score searched in the window (`alpha`, `beta`).
+    #[inline]
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched in (`alpha`, `beta`).
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+
+    /// Whether a stored `score` with this bound says more than a static `eval`: an exact score,
+    /// or a bound on the side of the eval that it moves.
+    #[inline]
+    pub fn sharpens(self, score: i32, eval: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score > eval,
+            Bound::Upper => score < eval,
+        }
+    }
+}
+
 /// Scores at or beyond this magnitude are mates (or mated), counted in plies from the root.
 pub const MATE: i32 = 32_000;
 /// The largest score that is not a mate score.
