@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand};
 use springer::perft::{self, PerftCase};
-use springer::position::{Position, START_FEN};
+use springer::position::{ParsedFen, Position, Variant, START_FEN};
 use springer::threads::{available_cpus, WorkerPool};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -39,6 +39,10 @@ enum Command {
         /// Make every leaf move instead of counting the last ply (what a search pays per node).
         #[arg(long)]
         full: bool,
+        /// Read the FEN as Chess960 (X-FEN or Shredder-FEN castling; castling moves written
+        /// king-takes-rook). Without it, castling rights standard chess cannot have are dropped.
+        #[arg(long)]
+        chess960: bool,
     },
     /// Search the bench positions to a fixed depth (one thread, fresh table each); ends with
     /// `Nodes searched: N` and `Nodes/second: M`.
@@ -84,6 +88,9 @@ enum Command {
         /// Worker threads (default: every logical CPU).
         #[arg(long)]
         threads: Option<usize>,
+        /// Read the suite's FENs as Chess960 (needed for `chess960.epd`).
+        #[arg(long)]
+        chess960: bool,
     },
 }
 
@@ -105,13 +112,15 @@ fn main() -> ExitCode {
                 Err(e) => bad_input(format!("cannot write the bench output: {e}")),
             }
         }
-        Some(Command::Perft { depth, fen, divide, threads, full }) => run_perft(depth, &fen, divide, threads, full),
+        Some(Command::Perft { depth, fen, divide, threads, full, chess960 }) => {
+            run_perft(&PerftRun { depth, fen, divide, threads, full, variant: variant(chess960) })
+        }
         Some(Command::Tune { data, positions, epochs, learning_rate, result_weight, regularization, out }) => {
             let config = springer::tune::TuneConfig { positions, epochs, learning_rate, result_weight, regularization };
             run_tune(&data, &config, &out)
         }
-        Some(Command::PerftSuite { file, max_depth, threads }) => {
-            run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus))
+        Some(Command::PerftSuite { file, max_depth, threads, chess960 }) => {
+            run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus), variant(chess960))
         }
     }
 }
@@ -129,8 +138,36 @@ fn mnps(nodes: u64, seconds: f64) -> f64 {
     nodes as f64 / seconds.max(1e-9) / 1e6
 }
 
-fn run_perft(depth: u32, fen: &str, divide: bool, threads: usize, full: bool) -> ExitCode {
-    let pos = match Position::from_fen(fen) {
+fn variant(chess960: bool) -> Variant {
+    if chess960 {
+        Variant::Chess960
+    } else {
+        Variant::Standard
+    }
+}
+
+/// Parses `fen`, warning on stderr about dropped castling rights.
+fn parse_fen(fen: &str, variant: Variant) -> Result<Position, springer::position::FenError> {
+    let ParsedFen { position, dropped } = Position::parse_fen(fen, variant)?;
+    for right in dropped {
+        eprintln!("warning: {right}");
+    }
+    Ok(position)
+}
+
+/// A `perft` command's arguments.
+struct PerftRun {
+    depth: u32,
+    fen: String,
+    divide: bool,
+    threads: usize,
+    full: bool,
+    variant: Variant,
+}
+
+fn run_perft(run: &PerftRun) -> ExitCode {
+    let PerftRun { depth, divide, threads, full, variant, .. } = *run;
+    let pos = match parse_fen(&run.fen, variant) {
         Ok(pos) => pos,
         Err(e) => return bad_input(e),
     };
@@ -142,7 +179,7 @@ fn run_perft(depth: u32, fen: &str, divide: bool, threads: usize, full: bool) ->
     let nodes = if divide {
         let counts = perft::divide(&pos, depth, &pool);
         for (mv, n) in &counts {
-            println!("{}: {n}", mv.to_uci(false));
+            println!("{}: {n}", mv.to_uci(variant == Variant::Chess960));
         }
         println!();
         counts.iter().map(|(_, n)| n).sum()
@@ -188,7 +225,7 @@ fn run_tune(data: &PathBuf, config: &springer::tune::TuneConfig, out: &PathBuf) 
     }
 }
 
-fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode {
+fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize, variant: Variant) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(text) => text,
         Err(e) => return bad_input(format!("cannot read {}: {e}", file.display())),
@@ -209,7 +246,7 @@ fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode
             eprint!("\r[{:>4}/{}] line {:<5} {:<60.60}", i + 1, cases.len(), case.line, case.fen);
             let _ = std::io::stderr().flush();
         }
-        match check_case(case, max_depth, &pool) {
+        match check_case(case, max_depth, &pool, variant) {
             Ok(counted) => nodes += counted,
             Err(report) => {
                 failures += 1;
@@ -243,12 +280,16 @@ fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize) -> ExitCode
 }
 
 /// Checks every listed depth up to `max_depth`; returns the nodes counted or a failure report.
-fn check_case(case: &PerftCase, max_depth: Option<u32>, pool: &WorkerPool) -> Result<u64, String> {
+fn check_case(case: &PerftCase, max_depth: Option<u32>, pool: &WorkerPool, variant: Variant) -> Result<u64, String> {
     let name = match &case.label {
         Some(label) => format!("line {} ({label})", case.line),
         None => format!("line {}", case.line),
     };
-    let pos = Position::from_fen(&case.fen).map_err(|e| format!("FAIL {name}: {e}: {}", case.fen))?;
+    let parsed = Position::parse_fen(&case.fen, variant).map_err(|e| format!("FAIL {name}: {e}: {}", case.fen))?;
+    if let Some(right) = parsed.dropped.first() {
+        return Err(format!("FAIL {name}: {right}: {}", case.fen));
+    }
+    let pos = parsed.position;
     let mut nodes = 0;
     for &(depth, expected) in &case.expected {
         if max_depth.is_some_and(|max| depth > max) {

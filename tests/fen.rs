@@ -2,17 +2,21 @@
 //! byte strings (not only mutations of valid FENs) never panic the parser.
 
 use springer::perft::parse_suite;
-use springer::position::Position;
+use springer::position::{Position, Variant};
 
 #[test]
 fn every_suite_fen_round_trips() {
     let mut count = 0;
-    for name in ["standard.epd", "tricky.epd", "chess960.epd"] {
+    for (name, variant) in
+        [("standard.epd", Variant::Standard), ("tricky.epd", Variant::Standard), ("chess960.epd", Variant::Chess960)]
+    {
         let path = format!("{}/perft-suites/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("suite file");
         for case in parse_suite(&text).expect("suite parses") {
-            let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
-            assert_eq!(pos.to_fen(), case.fen, "{name} line {}", case.line);
+            let parsed =
+                Position::parse_fen(&case.fen, variant).unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
+            assert!(parsed.dropped.is_empty(), "{name} line {}", case.line);
+            assert_eq!(parsed.position.to_fen(), case.fen, "{name} line {}", case.line);
             count += 1;
         }
     }

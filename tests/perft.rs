@@ -2,7 +2,7 @@
 //! perft equal to serial perft, and on failure the divide of the failing position.
 
 use springer::perft::{divide, parse_suite, perft, perft_full, perft_parallel, PerftCase};
-use springer::position::Position;
+use springer::position::{Position, Variant};
 use springer::threads::WorkerPool;
 
 /// Depths whose expected count is at most this are checked here (nearly all of them in release,
@@ -10,26 +10,40 @@ use springer::threads::WorkerPool;
 /// Debug builds check every make against a from-scratch key, so they stop far earlier.
 const MAX_NODES: u64 = if cfg!(debug_assertions) { 200_000 } else { 200_000_000 };
 
+/// Every case of every suite is labelled (`# label: what it catches`), so a failure names it.
+#[test]
+fn every_suite_case_has_a_label() {
+    for name in ["standard.epd", "tricky.epd", "chess960.epd"] {
+        for case in suite(name) {
+            assert!(case.label.is_some(), "{name} line {} has no label", case.line);
+        }
+    }
+}
+
 fn suite(name: &str) -> Vec<PerftCase> {
     let path = format!("{}/perft-suites/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn check_suite(name: &str) {
+fn check_suite(name: &str, variant: Variant) {
     let cases = suite(name);
     assert!(!cases.is_empty());
     let pool = WorkerPool::new(2).expect("two worker threads");
     let mut failures = Vec::new();
     for case in &cases {
-        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{name} line {}: {e}", case.line));
+        let label = case.label.as_deref().unwrap_or("unlabelled");
+        let parsed = Position::parse_fen(&case.fen, variant)
+            .unwrap_or_else(|e| panic!("{name} line {} ({label}): {e}", case.line));
+        assert!(parsed.dropped.is_empty(), "{name} line {} ({label}): {:?}", case.line, parsed.dropped);
+        let pos = parsed.position;
         for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= MAX_NODES) {
             let got = perft_parallel(&pos, depth, &pool);
             if got != expected {
                 let detail: Vec<String> =
                     divide(&pos, depth, &pool).iter().map(|(mv, n)| format!("{}: {n}", mv.to_uci(true))).collect();
                 failures.push(format!(
-                    "{name} line {} depth {depth}: expected {expected}, got {got}\n  {}\n  divide: {}",
+                    "{name} line {} ({label}) depth {depth}: expected {expected}, got {got}\n  {}\n  divide: {}",
                     case.line,
                     case.fen,
                     detail.join(", ")
@@ -43,17 +57,17 @@ fn check_suite(name: &str) {
 
 #[test]
 fn standard_suite_matches() {
-    check_suite("standard.epd");
+    check_suite("standard.epd", Variant::Standard);
 }
 
 #[test]
 fn tricky_suite_matches() {
-    check_suite("tricky.epd");
+    check_suite("tricky.epd", Variant::Standard);
 }
 
 #[test]
 fn chess960_suite_matches() {
-    check_suite("chess960.epd");
+    check_suite("chess960.epd", Variant::Chess960);
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Position invariants over long random games: the incremental Zobrist key equals the key
 //! computed from scratch, the stored checkers equal the attackers of the king, bitboards stay
-//! consistent, and every move the generator gives is accepted by `is_legal`.
+//! consistent, and every move the generator gives is accepted by `movegen::is_legal_move`.
 
-use springer::movegen::{generate_legal, MoveList};
+use springer::movegen::{generate_legal, is_legal_move, MoveList};
 use springer::position::{Position, START_FEN};
 use springer::types::{Bitboard, Color, Piece};
 
@@ -57,7 +57,7 @@ fn zobrist_incremental_matches_recomputed() {
                 break;
             }
             let mv = list[rng.below(list.len())];
-            assert!(pos.is_legal(mv));
+            assert!(is_legal_move(&pos, mv));
             let info = pos.check_info();
             let gives_check = pos.gives_check(mv, &info);
             let before = pos.to_fen();

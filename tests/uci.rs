@@ -193,3 +193,74 @@ fn end_of_input_counts_as_quit() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn standard_fens_are_strict_through_uci() {
+    let mut e = Engine::start();
+    // Rooks off their corners: White's rights are dropped with a warning; no castling move comes out.
+    e.send("position fen r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1");
+    e.send("d");
+    let lines = e.until("Fen:", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.starts_with("info string warning: castling right 'K' dropped")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with("info string warning: castling right 'Q' dropped")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("Fen: r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1"));
+    e.send("go depth 4");
+    let best = e.until("bestmove", Duration::from_secs(30));
+    let mv = best.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+    assert!(legal("r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1", false).contains(&mv), "{mv}");
+    assert!(mv != "e1g1" && mv != "e1c1");
+    // Kings on adjacent squares: refused, the previous position kept.
+    e.send("position fen 8/8/8/3kK3/8/8/8/8 w - - 0 1");
+    e.send("d");
+    let lines = e.until("Fen:", Duration::from_secs(5));
+    assert!(
+        lines.iter().any(|l| l.contains("error: illegal position: the kings stand on adjacent squares")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("Fen: r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1"));
+    // Two digits in a row: refused.
+    e.send("position fen rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(5));
+    assert!(
+        lines.iter().any(|l| l.contains("error: FEN placement, rank 4: two empty-square counts in a row")),
+        "{lines:?}"
+    );
+    // In Chess960 the same castling field is a legal setup and keeps every right.
+    e.send("setoption name UCI_Chess960 value true");
+    e.send("position fen r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1");
+    e.send("d");
+    let lines = e.until("Fen:", Duration::from_secs(5));
+    assert!(!lines.iter().any(|l| l.starts_with("info string")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("Fen: r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1"));
+}
+
+#[test]
+fn standard_fens_are_strict_on_the_command_line() {
+    let springer = env!("CARGO_BIN_EXE_springer");
+    let run = |args: &[&str]| std::process::Command::new(springer).args(args).output().expect("run springer");
+    // Adjacent kings and doubled digits: exit code 2 with one message.
+    for fen in ["8/8/8/3kK3/8/8/8/8 w - - 0 1", "rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"] {
+        let out = run(&["perft", "1", "--fen", fen]);
+        assert_eq!(out.status.code(), Some(2), "{fen}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{fen}");
+    }
+    // Castling rights standard chess cannot have: dropped with a warning, so no castling move
+    // is counted; with --chess960 both castlings count.
+    let fen = "r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1";
+    let standard = run(&["perft", "1", "--fen", fen]);
+    assert_eq!(standard.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&standard.stderr).contains("castling right 'K' dropped"));
+    let chess960 = run(&["perft", "1", "--fen", fen, "--chess960"]);
+    assert!(String::from_utf8_lossy(&chess960.stderr).is_empty());
+    let nodes = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("Nodes: ").map(str::to_string))
+    };
+    let (standard_nodes, chess960_nodes) = (nodes(&standard), nodes(&chess960));
+    assert_eq!(
+        standard_nodes.as_deref(),
+        Some(legal("r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1", false).len().to_string().as_str())
+    );
+    assert_eq!(chess960_nodes.as_deref(), Some(legal(fen, true).len().to_string().as_str()));
+    assert_ne!(standard_nodes, chess960_nodes);
+}

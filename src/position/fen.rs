@@ -1,11 +1,51 @@
 //! FEN parsing and printing. Parsing checks every field and returns a `FenError` naming the field
-//! and the fault; it never panics. Castling accepts KQkq, X-FEN and Shredder-FEN (rook files),
-//! so Chess960 positions load too; printing round-trips what was read.
+//! and the fault; it never panics. In standard chess a castling right needs the king on e1/e8 and
+//! the rook in its corner (a right that lacks them is dropped and reported); in Chess960 castling
+//! accepts KQkq, X-FEN and Shredder-FEN (rook files). Printing round-trips what was read.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use super::{CastleSide, CastlingRights, Position};
+use crate::attacks;
 use crate::types::{Bitboard, Color, File, Piece, Rank, Square};
 use std::fmt;
+
+/// Which chess a FEN describes: it decides which castling rights are possible.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// Standard chess: castling only with the king on e1/e8 and the rook on its corner.
+    #[default]
+    Standard,
+    /// Chess960 (Fischer random): any king and rook placement on the back rank.
+    Chess960,
+}
+
+/// A castling right that a standard-chess FEN gave but standard chess cannot have: the parser
+/// drops it (a GUI may send stale rights; playing on without them is the legal reading).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DroppedRight {
+    /// The castling letter as written.
+    pub letter: char,
+    /// What standard chess needs for it.
+    pub reason: &'static str,
+}
+
+impl fmt::Display for DroppedRight {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "castling right '{}' dropped: {} (a Chess960 position needs UCI_Chess960, or --chess960 on the command line)",
+            self.letter, self.reason
+        )
+    }
+}
+
+/// A parsed FEN and the castling rights dropped from it.
+#[derive(Clone, Debug)]
+pub struct ParsedFen {
+    pub position: Position,
+    /// Rights dropped because standard chess cannot have them (always empty in Chess960).
+    pub dropped: Vec<DroppedRight>,
+}
 
 /// Why a FEN string was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,8 +79,20 @@ fn field_error(name: &'static str, text: &str, reason: &'static str) -> FenError
     FenError::Field { name, text, reason }
 }
 
+fn castling_syntax_error(text: &str) -> FenError {
+    field_error("castling", text, "expected '-' or up to four of KQkq or rook files A-H a-h")
+}
+
+fn check_castling_length(text: &str) -> Result<(), FenError> {
+    if text.is_empty() || text.len() > 4 {
+        return Err(castling_syntax_error(text));
+    }
+    Ok(())
+}
+
 impl Position {
-    /// Parses a FEN (4 to 6 fields; missing counters default to `0 1`).
+    /// Parses a standard-chess FEN (4 to 6 fields; missing counters default to `0 1`); castling
+    /// rights that standard chess cannot have are dropped (`parse_fen` says which).
     ///
     /// ```
     /// use springer::position::{FenError, Position};
@@ -48,6 +100,21 @@ impl Position {
     /// assert_eq!(Position::from_fen("8/8/8 w - -"), Err(FenError::Placement { rank: 5, reason: "expected 8 ranks separated by '/'" }));
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(fen, Variant::Standard).map(|parsed| parsed.position)
+    }
+
+    /// Parses a FEN of `variant`, reporting the castling rights dropped in standard chess.
+    ///
+    /// ```
+    /// use springer::position::{Position, Variant};
+    /// let fen = "r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1";
+    /// let standard = Position::parse_fen(fen, Variant::Standard).unwrap();
+    /// assert_eq!(standard.position.to_fen(), "r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1");
+    /// assert_eq!(standard.dropped.len(), 2);
+    /// let chess960 = Position::parse_fen(fen, Variant::Chess960).unwrap();
+    /// assert_eq!(chess960.position.to_fen(), fen);
+    /// ```
+    pub fn parse_fen(fen: &str, variant: Variant) -> Result<ParsedFen, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
@@ -60,7 +127,13 @@ impl Position {
             other => return Err(field_error("side to move", other, "expected 'w' or 'b'")),
         };
         pos.check_material()?;
-        pos.parse_castling(fields[2])?;
+        let dropped = match variant {
+            Variant::Standard => pos.parse_standard_castling(fields[2])?,
+            Variant::Chess960 => {
+                pos.parse_chess960_castling(fields[2])?;
+                Vec::new()
+            }
+        };
         pos.parse_en_passant(fields[3])?;
         pos.halfmove_clock = match fields.get(4) {
             Some(text) => text
@@ -77,9 +150,12 @@ impl Position {
         if pos.checkers_of(pos.side_to_move).is_nonempty() {
             return Err(FenError::Illegal("the side not to move is in check"));
         }
+        if attacks::king(pos.king_square(Color::White)).contains(pos.king_square(Color::Black)) {
+            return Err(FenError::Illegal("the kings stand on adjacent squares"));
+        }
         pos.checkers = pos.checkers_of(!pos.side_to_move);
         pos.key = pos.compute_key();
-        Ok(pos)
+        Ok(ParsedFen { position: pos, dropped })
     }
 
     fn empty() -> Position {
@@ -108,6 +184,7 @@ impl Position {
             let rank_number = 8 - row as u8;
             let rank = Rank::from_index(rank_number - 1);
             let mut file = 0u8;
+            let mut after_digit = false;
             for c in text.chars() {
                 if let Some(skip) = c.to_digit(10) {
                     if !(1..=8).contains(&skip) {
@@ -116,8 +193,16 @@ impl Position {
                             reason: "empty-square counts must be 1 to 8",
                         });
                     }
+                    if after_digit {
+                        return Err(FenError::Placement {
+                            rank: rank_number,
+                            reason: "two empty-square counts in a row (write their sum as one digit)",
+                        });
+                    }
+                    after_digit = true;
                     file += skip as u8;
                 } else {
+                    after_digit = false;
                     let Some((piece, color)) = Piece::from_fen_char(c) else {
                         return Err(FenError::Placement {
                             rank: rank_number,
@@ -181,13 +266,57 @@ impl Position {
         Ok(())
     }
 
-    fn parse_castling(&mut self, text: &str) -> Result<(), FenError> {
+    /// Standard castling: KQkq (or the corner rooks' files, HAha), in any order; a right whose
+    /// king is not on e1/e8 or whose rook is not in its corner is dropped and returned.
+    fn parse_standard_castling(&mut self, text: &str) -> Result<Vec<DroppedRight>, FenError> {
+        let mut dropped = Vec::new();
+        if text == "-" {
+            return Ok(dropped);
+        }
+        check_castling_length(text)?;
+        for c in text.chars() {
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+            let side = match c.to_ascii_lowercase() {
+                'k' | 'h' => CastleSide::King,
+                'q' | 'a' => CastleSide::Queen,
+                'b'..='g' => {
+                    dropped.push(DroppedRight {
+                        letter: c,
+                        reason: "standard chess castles only with the a- and h-rooks",
+                    });
+                    continue;
+                }
+                _ => return Err(castling_syntax_error(text)),
+            };
+            let rank = Position::back_rank(color);
+            let (corner, reason) = match side {
+                CastleSide::King => (File::H, "it needs the king on its e-file square and a rook on the h-file corner"),
+                CastleSide::Queen => {
+                    (File::A, "it needs the king on its e-file square and a rook on the a-file corner")
+                }
+            };
+            let rook = Square::new(corner, rank);
+            if self.king_square(color) != Square::new(File::E, rank) || !self.pieces(color, Piece::Rook).contains(rook)
+            {
+                dropped.push(DroppedRight { letter: c, reason });
+                continue;
+            }
+            if self.castling.has(color, side) {
+                return Err(field_error("castling", text, "the same right is given twice"));
+            }
+            self.castling = self.castling.with(color, side);
+            self.castling_rooks[color][side as usize] = rook;
+        }
+        Ok(dropped)
+    }
+
+    /// Chess960 castling: KQkq as X-FEN (the outermost rook on that side of the king) or
+    /// Shredder-FEN rook files; a right without its king or rook is refused.
+    fn parse_chess960_castling(&mut self, text: &str) -> Result<(), FenError> {
         if text == "-" {
             return Ok(());
         }
-        if text.is_empty() || text.len() > 4 {
-            return Err(field_error("castling", text, "expected '-' or up to four of KQkq or rook files A-H a-h"));
-        }
+        check_castling_length(text)?;
         let mut all_files = true;
         for c in text.chars() {
             let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
@@ -208,13 +337,7 @@ impl Position {
                 f @ 'a'..='h' => File::from_char(f)
                     .map(|file| Square::new(file, rank))
                     .filter(|&sq| rooks_on_rank.contains(sq) && sq != ksq),
-                _ => {
-                    return Err(field_error(
-                        "castling",
-                        text,
-                        "expected '-' or up to four of KQkq or rook files A-H a-h",
-                    ))
-                }
+                _ => return Err(castling_syntax_error(text)),
             };
             all_files &= !matches!(c, 'K' | 'Q' | 'k' | 'q');
             let Some(rook) = rook else {
@@ -332,6 +455,10 @@ impl Position {
 mod tests {
     use super::*;
 
+    fn chess960(fen: &str) -> Result<Position, FenError> {
+        Position::parse_fen(fen, Variant::Chess960).map(|parsed| parsed.position)
+    }
+
     #[test]
     fn fen_roundtrip_keeps_every_field() {
         for fen in [
@@ -339,13 +466,46 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
-            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "4k3/8/8/8/8/8/8/4K2R w K - 17 120",
-            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 b GBgb - 0 1",
         ] {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
             assert_eq!(pos.to_fen(), fen);
+            assert_eq!(chess960(fen).map(|pos| pos.to_fen()).as_deref(), Ok(fen));
         }
+        for fen in [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 b GBgb - 0 1",
+        ] {
+            let pos = chess960(fen).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
+            assert_eq!(pos.to_fen(), fen);
+        }
+    }
+
+    #[test]
+    fn standard_chess_drops_rights_it_cannot_have_and_normalises_the_order() {
+        let cases = [
+            // Rooks off their corners: only black's rights stand (the issue's example).
+            ("r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/1R2K1R1 w kq - 0 1", "KQ"),
+            // King off e1.
+            ("r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1", "r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1", "KQ"),
+            // A Shredder-FEN file of an inner rook.
+            ("4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1", "4k3/8/8/8/8/8/8/R3K1RR w Q - 0 1", "G"),
+            // No rook at all.
+            ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "K"),
+            // Corner files and any order are the same rights, printed as KQkq.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ""),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", ""),
+        ];
+        for (fen, expected, dropped) in cases {
+            let parsed = Position::parse_fen(fen, Variant::Standard).unwrap_or_else(|e| unreachable!("{fen}: {e}"));
+            assert_eq!(parsed.position.to_fen(), expected, "{fen}");
+            let letters: String = parsed.dropped.iter().map(|right| right.letter).collect();
+            assert_eq!(letters, dropped, "{fen}");
+            assert!(parsed.dropped.iter().all(|right| right.to_string().contains("Chess960")));
+        }
+        // In Chess960 the same rook placement is a legal castling setup.
+        let pos = chess960("r3k2r/8/8/8/8/8/8/1R2K1R1 w KQkq - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(pos.castling_rook(Color::White, CastleSide::King), Some(Square::G1));
     }
 
     #[test]
@@ -356,10 +516,10 @@ mod tests {
 
     #[test]
     fn x_fen_picks_outermost_rook_and_prints_inner_by_file() {
-        let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w KQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
+        let pos = chess960("4k3/8/8/8/8/8/8/R3K1RR w KQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!(pos.castling_rook(Color::White, CastleSide::King), Some(Square::H1));
         assert_eq!(pos.castling_rook(Color::White, CastleSide::Queen), Some(Square::A1));
-        let inner = Position::from_fen("4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
+        let inner = chess960("4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!(inner.castling_rook(Color::White, CastleSide::King), Some(Square::G1));
         assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/R3K1RR w GQ - 0 1");
     }
@@ -389,20 +549,19 @@ mod tests {
                 "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                 FenError::Placement { rank: 6, reason: "empty-square counts must be 1 to 8" },
             ),
-            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", field_error("side to move", "x", "expected 'w' or 'b'")),
             (
-                "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
-                field_error("castling", "K", "no rook of that colour stands where the right says"),
+                "rnbqkbnr/pppppppp/8/8/44/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                FenError::Placement {
+                    rank: 4,
+                    reason: "two empty-square counts in a row (write their sum as one digit)",
+                },
             ),
+            ("4k3/8/8/8/8/8/8/4K3 x - - 0 1", field_error("side to move", "x", "expected 'w' or 'b'")),
             (
                 "4k3/8/8/8/8/8/8/4K2R w KX - 0 1",
                 field_error("castling", "KX", "expected '-' or up to four of KQkq or rook files A-H a-h"),
             ),
             ("4k3/8/8/8/8/8/8/4K2R w KH - 0 1", field_error("castling", "KH", "the same right is given twice")),
-            (
-                "4k3/8/8/8/8/8/4K3/7R w K - 0 1",
-                field_error("castling", "K", "a side with castling rights must have its king on its back rank"),
-            ),
             ("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", field_error("en passant", "e9", "expected '-' or a square such as e3")),
             (
                 "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",
@@ -434,10 +593,27 @@ mod tests {
                 ),
             ),
             ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", FenError::Illegal("the side not to move is in check")),
+            ("8/8/8/3kK3/8/8/8/8 w - - 0 1", FenError::Illegal("the kings stand on adjacent squares")),
+            ("8/8/8/8/8/8/6k1/7K b - - 0 1", FenError::Illegal("the kings stand on adjacent squares")),
         ];
         for (fen, expected) in cases {
             assert_eq!(Position::from_fen(fen).as_ref().err(), Some(expected), "{fen}");
+            assert_eq!(chess960(fen).as_ref().err(), Some(expected), "{fen}");
             assert!(!expected.to_string().is_empty());
+        }
+        // Chess960 refuses a right without its king or rook, where standard chess drops it.
+        let chess960_cases: &[(&str, FenError)] = &[
+            (
+                "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
+                field_error("castling", "K", "no rook of that colour stands where the right says"),
+            ),
+            (
+                "4k3/8/8/8/8/8/4K3/7R w K - 0 1",
+                field_error("castling", "K", "a side with castling rights must have its king on its back rank"),
+            ),
+        ];
+        for (fen, expected) in chess960_cases {
+            assert_eq!(chess960(fen).as_ref().err(), Some(expected), "{fen}");
         }
     }
 
@@ -474,9 +650,12 @@ mod tests {
                 }
             }
             let text = String::from_utf8_lossy(&bytes);
-            if let Ok(pos) = Position::from_fen(&text) {
-                parsed += 1;
-                assert_eq!(Position::from_fen(&pos.to_fen()).as_ref(), Ok(&pos), "{text}");
+            for variant in [Variant::Standard, Variant::Chess960] {
+                if let Ok(ParsedFen { position, .. }) = Position::parse_fen(&text, variant) {
+                    parsed += 1;
+                    let again = Position::parse_fen(&position.to_fen(), variant).map(|parsed| parsed.position);
+                    assert_eq!(again.as_ref(), Ok(&position), "{text}");
+                }
             }
         }
         assert!(parsed > 1000, "the mutations should leave some FENs valid ({parsed})");

@@ -91,7 +91,7 @@ impl Position {
     }
 
     /// Plays `mv`, which must be legal in this position (from the move generator, or checked
-    /// with `is_legal`).
+    /// with `movegen::is_legal_move`).
     #[inline]
     pub fn make_move(&mut self, mv: Move) {
         let info = self.check_info();

@@ -8,12 +8,12 @@ mod make;
 mod masks;
 pub mod zobrist;
 
-pub use fen::FenError;
+pub use fen::{DroppedRight, FenError, ParsedFen, Variant};
 pub use make::CheckInfo;
 pub use masks::PinRays;
 
 use crate::attacks;
-use crate::types::{Bitboard, Color, File, Move, Piece, Rank, Square};
+use crate::types::{Bitboard, Color, File, Piece, Rank, Square};
 
 /// The standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -282,11 +282,6 @@ impl Position {
             }
             None => false,
         }
-    }
-
-    /// Whether `mv` is a legal move here (for moves from outside: the TT, killers, UCI text).
-    pub fn is_legal(&self, mv: Move) -> bool {
-        crate::movegen::is_legal_move(self, mv)
     }
 
     /// The position with colours swapped and the board flipped top to bottom: the same

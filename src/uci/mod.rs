@@ -14,7 +14,7 @@ use crate::book::Book;
 use crate::eval;
 use crate::movegen::{generate_legal, MoveList};
 use crate::perft;
-use crate::position::{FenError, Position};
+use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::search::ordering::Histories;
 use crate::search::strength::Strength;
 use crate::search::tt::TranspositionTable;
@@ -136,7 +136,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// Move-ordering statistics, one per search thread; lent to the search while it runs.
     histories: Option<Vec<Histories>>,
-    /// The worker threads of the root split, built once per `Threads` value above 1.
+    /// The worker threads of the parallel search, built once per `Threads` value above 1.
     pool: Option<Arc<WorkerPool>>,
     /// The opening book named by `BookFile`, if it loaded.
     book: Option<Book>,
@@ -352,6 +352,9 @@ impl Engine {
         match apply_position(fen, moves, self.options.chess960) {
             Err(e) => println!("info string error: {e}; the position is unchanged"),
             Ok(applied) => {
+                for right in &applied.dropped {
+                    println!("info string warning: {right}");
+                }
                 if let Some(message) = applied.error {
                     println!("info string error: {message}");
                 }
@@ -519,14 +522,21 @@ pub struct AppliedPosition {
     pub history: Vec<u64>,
     /// Why a move was refused, if one was (the moves after it are ignored).
     pub error: Option<String>,
+    /// Castling rights dropped from the FEN because standard chess cannot have them.
+    pub dropped: Vec<DroppedRight>,
 }
 
 /// Sets up `position startpos|fen FEN moves ...`: a bad FEN is an error (the caller keeps its
-/// position); a bad move stops there, keeping the position after the moves before it.
+/// position); a bad move stops there, keeping the position after the moves before it. Without
+/// `chess960` the FEN is read as standard chess (castling rights it cannot have are dropped).
 pub fn apply_position(fen: Option<&str>, moves: &[String], chess960: bool) -> Result<AppliedPosition, FenError> {
-    let mut position = match fen {
-        None => Position::startpos(),
-        Some(fen) => Position::from_fen(fen)?,
+    let variant = if chess960 { Variant::Chess960 } else { Variant::Standard };
+    let (mut position, dropped) = match fen {
+        None => (Position::startpos(), Vec::new()),
+        Some(fen) => {
+            let parsed = Position::parse_fen(fen, variant)?;
+            (parsed.position, parsed.dropped)
+        }
     };
     let mut history = Vec::with_capacity(moves.len());
     let mut error = None;
@@ -546,7 +556,7 @@ pub fn apply_position(fen: Option<&str>, moves: &[String], chess960: bool) -> Re
             }
         }
     }
-    Ok(AppliedPosition { position, history, error })
+    Ok(AppliedPosition { position, history, error, dropped })
 }
 
 fn squares(bb: Bitboard) -> String {

@@ -2,7 +2,7 @@
 //! UCI, its output read by a thread, and the legal moves of a FEN for checking its answers.
 
 use springer::movegen::{generate_legal, MoveList};
-use springer::position::Position;
+use springer::position::{Position, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
@@ -69,7 +69,8 @@ impl Drop for Engine {
 
 /// The legal moves of `fen` in UCI notation (king-takes-rook castling when `chess960`).
 pub fn legal(fen: &str, chess960: bool) -> Vec<String> {
-    let pos = Position::from_fen(fen).expect("valid FEN");
+    let variant = if chess960 { Variant::Chess960 } else { Variant::Standard };
+    let pos = Position::parse_fen(fen, variant).expect("valid FEN").position;
     let mut list = MoveList::new();
     generate_legal(&pos, &mut list);
     list.iter().map(|m| m.to_uci(chess960).to_string()).collect()
