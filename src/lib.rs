@@ -1,7 +1,7 @@
 //! Springer: a bitboard chess engine. Modules are listed in dependency order: each uses only
-//! those above it.
-
-#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+//! those above it. Crate-wide lints (`unsafe_op_in_unsafe_fn`,
+//! `clippy::undocumented_unsafe_blocks`) are set in Cargo.toml's `[lints]`, so they cover the binary,
+//! tests and benches too.
 
 pub mod types;
 pub mod attacks;
