@@ -12,13 +12,13 @@ Command-line checks: exit code 2, one message on stderr, no panic. Needs python-
 Usage: bad_input.py SPRINGER [--per-class N] [--seed S]
 """
 import argparse
-import queue
 import random
 import subprocess
-import threading
 import time
 
 import chess
+
+from uci_engine import Engine
 
 FENS = [
     chess.STARTING_FEN,
@@ -28,42 +28,6 @@ FENS = [
     "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
 ]
 NOISE = list("rnbqkpRNBQKP12345678/ -wKQkqabcdefgh0x") + ["\u00e9", "\u2654", "99", "-1"]
-
-
-class Engine:
-    def __init__(self, cmd):
-        self.proc = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
-        self.lines = queue.Queue()
-        self.stderr = []
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines.put), daemon=True).start()
-        threading.Thread(target=self._read, args=(self.proc.stderr, self.stderr.append), daemon=True).start()
-
-    @staticmethod
-    def _read(stream, sink):
-        for raw in stream:
-            sink(raw.decode("utf-8", "replace").rstrip("\n"))
-
-    def send(self, data):
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        self.proc.stdin.write(data + b"\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix, timeout=5.0):
-        """Lines up to and including the first starting with `prefix`; None on timeout."""
-        seen, deadline = [], time.time() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.time()))
-            except queue.Empty:
-                return None
-            seen.append(line)
-            if line.startswith(prefix):
-                return seen
-
-    def alive(self):
-        return self.proc.poll() is None
 
 
 def mutate(text, rng):

@@ -11,16 +11,21 @@ centipawns, both from White's point of view (positions with a mate score or |SCO
 skipped; their outcome is decided).
 
 Usage: gen_tuning_data.py OUT.txt GAMES [WORKERS] [SEED]
+(environment: OPENINGS=FILE.epd, STOCKFISH=PATH)
 """
 import multiprocessing as mp
+import os
 import random
 import sys
 
 import chess
 import chess.engine
 
-OPENINGS = "/work/shared/openings/balanced.epd"
-STOCKFISH = "/usr/games/stockfish"
+# Defaults: the shared test data beside the checkout (../shared, not part of the repository) and
+# Debian's Stockfish; override with the environment variables OPENINGS and STOCKFISH.
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPENINGS = os.environ.get("OPENINGS", os.path.join(HERE, "..", "..", "shared", "openings", "balanced.epd"))
+STOCKFISH = os.environ.get("STOCKFISH", "/usr/games/stockfish")
 NODES_MIN, NODES_MAX = 1500, 5000
 ADJUDICATE = 1000
 

@@ -5,29 +5,28 @@ On a shared machine a whole `bench` run with one thread and then one with two se
 background load; here every position is searched by a 1-thread and an N-thread engine in turn
 (which goes first alternates), each after `ucinewgame` (a fresh table and histories, as in
 `bench`), for several passes. Prints per-position medians and the median time-to-depth ratio.
-Uses the UCI wrapper of `bad_input.py` (so needs python-chess, `pip install chess`).
+Positions: `src/bench.fen`, the list `springer bench` itself searches. Needs only Python 3.
 
     python3 tools/ttd.py target/release/springer --depth 15 --threads 2 --passes 3
 """
 import argparse
+import os
 import re
 import statistics
 import sys
 import time
 
-from bad_input import Engine
+from uci_engine import Engine
 
 
 def bench_positions(path):
-    """The bench positions, read from `bench`'s own list (src/bench.rs)."""
-    source = open(path).read()
-    block = source[source.index("pub const POSITIONS"):]
-    block = block[: block.index("];")]
-    return re.findall(r'"([^"]+)"', block)
+    """The bench positions: one FEN a line, `#` lines are comments (the file `bench` includes)."""
+    with open(path) as f:
+        return [line.strip() for line in f if line.strip() and not line.startswith("#")]
 
 
 def start(path, threads, hash_mb):
-    """A Springer process (the UCI wrapper of `bad_input.py`) with its thread count and table size."""
+    """A Springer process with its thread count and table size."""
     engine = Engine(path)
     engine.send("uci")
     if engine.until("uciok") is None:
@@ -65,9 +64,9 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--hash", type=int, default=16)
-    parser.add_argument("--source", default="src/bench.rs")
+    parser.add_argument("--positions", default=os.path.join(os.path.dirname(__file__), "..", "src", "bench.fen"))
     args = parser.parse_args()
-    fens = bench_positions(args.source)
+    fens = bench_positions(args.positions)
     one = start(args.engine, 1, args.hash)
     many = start(args.engine, args.threads, args.hash)
     # runs[i][side]: the (seconds, nodes) of position i on one thread (side 0) or many (side 1).
