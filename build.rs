@@ -26,7 +26,7 @@ fn main() {
 /// `znver2`, or `native` on such a host (the default build, see .cargo/config.toml).
 fn slow_pext_target() -> bool {
     let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
-    let cpu = flags.split('\x1f').filter_map(|flag| flag.split("target-cpu=").nth(1)).last();
+    let cpu = flags.split('\x1f').filter_map(|flag| flag.split("target-cpu=").nth(1)).next_back();
     match cpu {
         Some("znver1" | "znver2") => true,
         Some("native") => host_has_slow_pext(),
