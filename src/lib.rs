@@ -12,6 +12,7 @@ pub mod perft;
 pub mod eval;
 pub mod search;
 pub mod bench;
+pub mod datagen;
 pub mod uci;
 pub mod tune;
 pub mod book;

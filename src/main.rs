@@ -78,6 +78,34 @@ enum Command {
         #[arg(long, default_value = "params.rs")]
         out: PathBuf,
     },
+    /// Self-play games for network training, written in chunks to DIR (resumes after the chunks
+    /// already there); format in src/datagen/format.rs.
+    Datagen {
+        /// The output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Games to play in this run.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Games played at once, one per thread.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: u64,
+        /// The node limit per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Random legal moves before the search takes over.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+        random_plies: u32,
+        /// Start from random Chess960 positions.
+        #[arg(long)]
+        chess960: bool,
+        /// Games per chunk file.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        games_per_chunk: u32,
+        /// Seed of the random opening moves (game n of a directory always plays the same way).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
     PerftSuite {
         /// The suite file.
@@ -118,6 +146,19 @@ fn main() -> ExitCode {
         Some(Command::Tune { data, positions, epochs, learning_rate, result_weight, regularization, out }) => {
             let config = springer::tune::TuneConfig { positions, epochs, learning_rate, result_weight, regularization };
             run_tune(&data, &config, &out)
+        }
+        Some(Command::Datagen { out, games, threads, nodes, random_plies, chess960, games_per_chunk, seed }) => {
+            let config = springer::datagen::Config {
+                out,
+                games,
+                threads: threads as usize,
+                nodes,
+                random_plies,
+                chess960,
+                games_per_chunk,
+                seed,
+            };
+            run_datagen(&config)
         }
         Some(Command::PerftSuite { file, max_depth, threads, chess960 }) => {
             run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus), variant(chess960))
@@ -193,6 +234,33 @@ fn run_perft(run: &PerftRun) -> ExitCode {
     println!("Time: {seconds:.3} s");
     println!("Speed: {:.1} Mnps", mnps(nodes, seconds));
     ExitCode::SUCCESS
+}
+
+fn run_datagen(config: &springer::datagen::Config) -> ExitCode {
+    let report = |summary: &springer::datagen::Summary| {
+        eprintln!(
+            "chunks {} games {} positions {} ({:.0} positions/s)",
+            summary.chunks,
+            summary.games,
+            summary.positions,
+            summary.positions as f64 / summary.seconds.max(1e-9)
+        );
+    };
+    match springer::datagen::run(config, &mut |summary| report(summary)) {
+        Ok(summary) => {
+            println!(
+                "datagen: {} games, {} positions in {} chunks to {} in {:.1} s ({:.0} positions/s)",
+                summary.games,
+                summary.positions,
+                summary.chunks,
+                config.out.display(),
+                summary.seconds,
+                summary.positions as f64 / summary.seconds.max(1e-9)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
 }
 
 fn run_tune(data: &PathBuf, config: &springer::tune::TuneConfig, out: &PathBuf) -> ExitCode {
