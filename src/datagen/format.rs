@@ -70,6 +70,21 @@ pub struct Sample {
     pub ply: usize,
 }
 
+/// The trainer's filters: positions searched from this ply of a record on (the random opening
+/// moves are not stored, so this skips the first searched plies too)...
+pub const MIN_TRAINING_PLY: usize = 8;
+
+impl Sample {
+    /// ...and only quiet positions with a real score: not in check, a best move that is neither a
+    /// capture nor a promotion (a tactical position's eval is not its score), no mate score.
+    pub fn is_trainable(&self) -> bool {
+        self.ply >= MIN_TRAINING_PLY
+            && !self.position.is_check()
+            && !self.best.is_noisy()
+            && i32::from(self.score).abs() < crate::search::tt::MATE_BOUND
+    }
+}
+
 impl GameRecord {
     /// Appends the game in the chunk format.
     pub fn write(&self, out: &mut Vec<u8>) {

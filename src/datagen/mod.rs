@@ -352,7 +352,7 @@ mod tests {
         let second = run(&config(&dir, 2), &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!((second.games, second.chunks), (2, 1));
         let mut numbers = Vec::new();
-        let mut positions = 0;
+        let (mut positions, mut trainable) = (0, 0);
         for index in 0..3 {
             let bytes = std::fs::read(chunk_path(&dir, index)).unwrap_or_else(|e| unreachable!("{e}"));
             let (header, games) = decode_chunk(&bytes).unwrap_or_else(|e| unreachable!("{e}"));
@@ -361,6 +361,7 @@ mod tests {
             for game in &games {
                 let samples = game.samples().unwrap_or_else(|e| unreachable!("{e}"));
                 positions += samples.len() as u64;
+                trainable += samples.iter().filter(|s| s.is_trainable()).count() as u64;
                 let end = samples.last().map(|s| s.position.after(s.best)).unwrap_or_else(|| unreachable!());
                 // A game that ended by mate has the mated side to move and the mater as winner.
                 let mut list = MoveList::new();
@@ -373,6 +374,7 @@ mod tests {
             }
         }
         assert_eq!(numbers, (0..6).collect::<Vec<_>>());
+        assert!(trainable > 0 && trainable < positions, "{trainable} of {positions}");
         assert_eq!(positions, first.positions + second.positions);
         assert!(!chunk_path(&dir, 3).exists());
         let _ = std::fs::remove_dir_all(&dir);
