@@ -158,6 +158,12 @@ pub struct Worker<'a> {
     pickers: Vec<Option<Box<PickerBuffers>>>,
     /// Root moves already given a MultiPV line this iteration: skipped at the root.
     pub root_excluded: Vec<Move>,
+    /// Nodes this worker spent below each root move in the current iteration (for the time
+    /// manager's node share of the best move).
+    pub root_move_nodes: Vec<(Move, u64)>,
+    /// The best root move of the current iteration so far, with its score and PV: what a search
+    /// stopped in mid-iteration can still use.
+    pub root_best: Option<(Move, i32, Vec<Move>)>,
     /// Root moves to consider (`go searchmoves`); empty means all.
     root_filter: Vec<Move>,
     /// Set when the search must unwind: results after it are meaningless.
@@ -197,6 +203,8 @@ impl<'a> Worker<'a> {
             pickers: (0..=MAX_PLY).map(|_| None).collect(),
             root_filter,
             root_excluded: Vec::new(),
+            root_move_nodes: Vec::new(),
+            root_best: None,
             stopped: false,
             may_stop: false,
         }
@@ -286,6 +294,8 @@ impl<'a> Worker<'a> {
     /// Searches the root to `depth` in the window (alpha, beta).
     pub fn search_root(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.seldepth = 0;
+        self.root_move_nodes.clear();
+        self.root_best = None;
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
     }
 
@@ -561,7 +571,11 @@ impl<'a> Worker<'a> {
                 continue;
             }
 
+            let nodes_before = self.nodes;
             let score = self.search_move::<PV>(pos, &info, node, mv, new_depth, r, best.moves_searched == 1);
+            if root {
+                self.root_move_nodes.push((mv, self.nodes - nodes_before));
+            }
             if self.stopped {
                 self.pickers[ply] = Some(picker.into_buffers());
                 return None;
@@ -635,6 +649,9 @@ impl<'a> Worker<'a> {
                 if PV {
                     self.update_pv(node.ply, mv);
                 }
+                if node.ply == 0 {
+                    self.root_best = Some((mv, score, self.principal_variation().to_vec()));
+                }
                 node.alpha = score;
                 return node.alpha >= node.beta;
             }
@@ -677,6 +694,9 @@ impl<'a> Worker<'a> {
                     // Only a fail high comes back from a split point with a best move.
                     self.pv[ply][ply] = outcome.best;
                     self.pv_len[ply] = ply + 1;
+                }
+                if ply == 0 {
+                    self.root_best = Some((outcome.best, outcome.score, vec![outcome.best]));
                 }
                 node.alpha = outcome.score;
             }

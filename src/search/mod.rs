@@ -21,7 +21,7 @@ use alphabeta::Worker;
 use ordering::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use time::{Limits, TimeManager};
+use time::{IterationStats, Limits, TimeManager};
 use tt::{TranspositionTable, MATE, MATE_BOUND};
 
 /// The deepest ply the search reaches (plies beyond are evaluated statically).
@@ -177,7 +177,8 @@ pub fn search(
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
     let start = Instant::now();
-    let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, start);
+    let game_ply = 2 * u32::from(root.fullmove_number().max(1) - 1) + u32::from(!root.side_to_move().is_white());
+    let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, game_ply, start);
     let mut legal = MoveList::new();
     generate_legal(root, &mut legal);
     let filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
@@ -218,6 +219,7 @@ pub fn search(
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
     let wanted_lines = limits.multipv.clamp(1, root_moves.len());
     let mut stable_iterations = 0;
+    let mut scores: Vec<i32> = Vec::new();
     let nodes = |workers: &[Worker]| workers.iter().map(|w| w.nodes).sum::<u64>();
     let seldepth = |workers: &[Worker]| workers.iter().map(|w| w.seldepth).max().unwrap_or(0);
 
@@ -226,6 +228,7 @@ pub fn search(
             worker.may_stop = depth > 1;
         }
         let split = threads > 1;
+        let mut failed_low = false;
         let mut lines: Vec<Line> = Vec::with_capacity(wanted_lines);
         for line_index in 0..wanted_lines {
             // MultiPV: each further line searches the root without the moves of the lines above.
@@ -257,11 +260,22 @@ pub fn search(
                     }
                 };
                 if workers.iter().any(|w| w.stopped) {
+                    // A move that beat the first one in the unfinished iteration is better
+                    // informed than the last complete iteration's best.
+                    if let (0, 1, Some((best, score, line))) = (line_index, wanted_lines, workers[0].root_best.take()) {
+                        if best != result.best_move {
+                            result.best_move = best;
+                            result.score = score;
+                            pv = line;
+                            result.lines = vec![Line { score, pv: pv.clone() }];
+                        }
+                    }
                     break 'deepening;
                 }
                 let bound = if score <= alpha {
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITY);
+                    failed_low = true;
                     ScoreBound::Upper
                 } else if score >= beta {
                     beta = (score + delta).min(INFINITY);
@@ -333,14 +347,15 @@ pub fn search(
         if limits.mate.is_none() && mate.is_some_and(|m| depth > 4 * m.abs() + 8) {
             break;
         }
-        let factor = if stable_iterations >= 4 {
-            0.7
-        } else if stable_iterations == 0 {
-            1.4
-        } else {
-            1.0
+        let stats = IterationStats {
+            depth,
+            stable_iterations,
+            best_move_node_share: node_share(&workers[0].root_move_nodes, result.best_move),
+            score_drop: average_of_last_two(&scores).map_or(0, |average| average - score),
+            failed_low,
         };
-        if !control.is_pondering() && !workers[0].time().may_start_iteration(factor) {
+        scores.push(score);
+        if !control.is_pondering() && workers[0].time().should_stop_deepening(&stats) {
             break;
         }
         if limits.nodes.is_some_and(|n| nodes(&workers) >= n) {
@@ -356,11 +371,28 @@ pub fn search(
     result
 }
 
+/// The average of the last two scores (or the one there is).
+fn average_of_last_two(scores: &[i32]) -> Option<i32> {
+    let last = &scores[scores.len().saturating_sub(2)..];
+    (!last.is_empty()).then(|| last.iter().sum::<i32>() / last.len() as i32)
+}
+
+/// The share of the root nodes spent below `best` (1 when nothing was counted).
+fn node_share(root_move_nodes: &[(Move, u64)], best: Move) -> f64 {
+    let total: u64 = root_move_nodes.iter().map(|&(_, n)| n).sum();
+    let spent: u64 = root_move_nodes.iter().filter(|&&(mv, _)| mv == best).map(|&(_, n)| n).sum();
+    if total == 0 {
+        1.0
+    } else {
+        spent as f64 / total as f64
+    }
+}
+
 /// The position at the end of the quiescence search's principal variation from `pos`: a
 /// quiet position whose static evaluation matches the quiescence score (for eval tuning).
 pub fn quiet_leaf(pos: &Position, tt: &TranspositionTable, histories: &mut Histories) -> Position {
     let control = SearchControl::new(false);
-    let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, Instant::now());
+    let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
     let mut worker = Worker::new(tt, &control, time, None, &[], histories, Vec::new());
     worker.quiescence_root(pos);
     let mut leaf = pos.clone();

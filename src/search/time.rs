@@ -1,6 +1,7 @@
-//! Time management: from the UCI limits, a soft limit (do not start another iteration past it)
-//! and a hard limit (stop the search at once) that never reaches past the clock minus the move
-//! overhead. Node and depth limits live beside them in `Limits`.
+//! Time management: from the UCI limits, the game ply and the move overhead, an optimum time
+//! (stop deepening past it, scaled by best-move stability, the best move's node share, a falling
+//! score and root fail lows) and a maximum (stop at once) that never reaches past the clock minus
+//! the move overhead. Node and depth limits live beside them in `Limits`.
 
 use crate::types::{Color, Move};
 use std::time::{Duration, Instant};
@@ -39,34 +40,107 @@ impl Limits {
     }
 }
 
-/// Soft and hard deadlines for one search.
+/// Sudden death: the clock is planned as if this many moves were left (the increment counts for
+/// each of them).
+const MOVES_HORIZON: u64 = 50;
+/// The share of that plan spent on a move at game ply p: BASE + PLY_COEF * (p + 3)^PLY_EXP, so
+/// more in the middlegame than in the opening...
+const OPTIMUM_BASE: f64 = 0.020;
+/// ...its growth with the ply...
+const OPTIMUM_PLY_COEF: f64 = 0.0045;
+/// ...and the exponent of that growth.
+const OPTIMUM_PLY_EXP: f64 = 0.45;
+/// The optimum never exceeds this share of the clock...
+const OPTIMUM_MAX_SHARE: f64 = 0.2;
+/// ...and the maximum is at most this many optimums...
+const MAXIMUM_PER_OPTIMUM: f64 = 5.0;
+/// ...and at most this share of the clock (the rest is the reserve for the moves after it).
+const MAXIMUM_SHARE: f64 = 0.4;
+/// With `movestogo 1` the maximum may take this share of the clock.
+const MAXIMUM_SHARE_LAST_MOVE: f64 = 0.9;
+/// Best-move stability and node share count from this depth on (shallower ones mean little).
+const SCALING_MIN_DEPTH: i32 = 6;
+
+/// What the iterations so far say about the position, for scaling the optimum time.
+#[derive(Clone, Copy, Debug)]
+pub struct IterationStats {
+    /// The depth just completed.
+    pub depth: i32,
+    /// Completed iterations in a row whose best move was the same as this one's (0: it changed).
+    pub stable_iterations: u32,
+    /// The best move's share of the nodes searched at the root in the last iteration (0..=1).
+    pub best_move_node_share: f64,
+    /// How far the score fell from the average of the previous iterations (negative: rose).
+    pub score_drop: i32,
+    /// The last iteration failed low at the root before it finished.
+    pub failed_low: bool,
+}
+
+impl IterationStats {
+    /// The factor on the optimum time: above 1 when the best move is unstable, takes few of
+    /// the nodes, the score falls or the root failed low; below 1 when all is settled.
+    pub fn time_scale(&self) -> f64 {
+        let deep = self.depth >= SCALING_MIN_DEPTH;
+        let stability = if deep {
+            match self.stable_iterations {
+                0 => 1.35,
+                1 => 1.15,
+                2 => 1.0,
+                3 => 0.9,
+                _ => 0.8,
+            }
+        } else {
+            1.0
+        };
+        let node_share = if deep { (1.55 - self.best_move_node_share).clamp(0.6, 1.5) } else { 1.0 };
+        let falling = (1.0 + f64::from(self.score_drop) / 200.0).clamp(0.85, 1.5);
+        let fail_low = if self.failed_low { 1.25 } else { 1.0 };
+        (stability * node_share * falling * fail_low).clamp(0.35, 3.0)
+    }
+}
+
+/// Optimum and maximum time for one search, from the start of the search (or `ponderhit`).
 #[derive(Clone, Debug)]
 pub struct TimeManager {
     start: Instant,
-    soft: Option<Duration>,
-    hard: Option<Duration>,
+    /// Deepening stops once this much time, scaled by `IterationStats::time_scale`, has passed.
+    optimum: Option<Duration>,
+    /// The search stops at once here; never past the clock minus the move overhead.
+    maximum: Option<Duration>,
+    /// `movetime`: search until the maximum, whatever the iterations say.
+    fixed: bool,
 }
 
 impl TimeManager {
-    /// Deadlines for `side` under `limits`, keeping `overhead_ms` for the GUI's latency.
-    /// Without a clock or `movetime` there are none.
-    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, start: Instant) -> TimeManager {
-        let (soft, hard) = if let Some(movetime) = limits.movetime_ms {
-            let budget = movetime.saturating_sub(overhead_ms).max(1);
-            (budget, budget)
-        } else if let Some(time) = limits.time_ms[side] {
-            let usable = time.saturating_sub(overhead_ms).max(1);
-            let increment = limits.increment_ms[side];
-            let moves_left = u64::from(limits.moves_to_go.map_or(32, |m| m.clamp(1, 50)));
-            let soft = usable / moves_left + increment * 3 / 4;
-            // Never more than half of what is left (all but a sliver when the control ends now).
-            let cap = if moves_left == 1 { usable * 3 / 4 } else { usable / 2 };
-            let hard = (soft * 5).min(cap).max(1);
-            (soft.min(hard), hard)
-        } else {
-            return TimeManager { start, soft: None, hard: None };
+    /// Times for `side` at game ply `game_ply` under `limits`, keeping `overhead_ms` for the
+    /// GUI's latency. Without a clock or `movetime` there are none.
+    pub fn new(limits: &Limits, side: Color, overhead_ms: u64, game_ply: u32, start: Instant) -> TimeManager {
+        if let Some(movetime) = limits.movetime_ms {
+            let budget = Some(Duration::from_millis(movetime.saturating_sub(overhead_ms).max(1)));
+            return TimeManager { start, optimum: budget, maximum: budget, fixed: true };
+        }
+        let Some(time) = limits.time_ms[side] else {
+            return TimeManager { start, optimum: None, maximum: None, fixed: false };
         };
-        TimeManager { start, soft: Some(Duration::from_millis(soft)), hard: Some(Duration::from_millis(hard)) }
+        let usable = time.saturating_sub(overhead_ms).max(1) as f64;
+        let increment = limits.increment_ms[side] as f64;
+        let moves_to_go = limits.moves_to_go.map(|m| u64::from(m.clamp(1, 50)));
+        let horizon = moves_to_go.unwrap_or(MOVES_HORIZON);
+        // What the clock gives over the horizon, less the overhead of each of those moves.
+        let plan = (time as f64 + increment * (horizon - 1) as f64 - (overhead_ms * (2 + horizon)) as f64).max(1.0);
+        let optimum = match moves_to_go {
+            Some(moves) => plan / moves as f64,
+            None => {
+                let share = OPTIMUM_BASE + OPTIMUM_PLY_COEF * (f64::from(game_ply) + 3.0).powf(OPTIMUM_PLY_EXP);
+                plan * share
+            }
+        };
+        let last_move = moves_to_go == Some(1);
+        let optimum = optimum.min(usable * if last_move { MAXIMUM_SHARE_LAST_MOVE } else { OPTIMUM_MAX_SHARE });
+        let cap = usable * if last_move { MAXIMUM_SHARE_LAST_MOVE } else { MAXIMUM_SHARE };
+        let maximum = (optimum * MAXIMUM_PER_OPTIMUM).min(cap).max(1.0);
+        let millis = |ms: f64| Some(Duration::from_millis(ms as u64));
+        TimeManager { start, optimum: millis(optimum.min(maximum).max(1.0)), maximum: millis(maximum), fixed: false }
     }
 
     /// Time since the search started.
@@ -74,25 +148,24 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// Whether the hard deadline has passed.
+    /// Whether the maximum time has passed.
     #[inline]
     pub fn hard_limit_reached(&self) -> bool {
-        self.hard.is_some_and(|hard| self.start.elapsed() >= hard)
+        self.maximum.is_some_and(|maximum| self.start.elapsed() >= maximum)
     }
 
-    /// Whether another iteration should start, with the soft limit scaled by `factor` (above 1
-    /// when the best move is unstable, below when it is settled).
-    pub fn may_start_iteration(&self, factor: f64) -> bool {
-        match self.soft {
-            // The next iteration takes about as long as all before it: stop past half the budget.
-            Some(soft) => self.start.elapsed().as_secs_f64() < soft.as_secs_f64() * factor * 0.55,
-            None => true,
+    /// Whether to stop deepening after an iteration: past the optimum time scaled by what the
+    /// iterations say (under `movetime`, only the maximum stops the search).
+    pub fn should_stop_deepening(&self, stats: &IterationStats) -> bool {
+        match self.optimum {
+            Some(optimum) if !self.fixed => self.start.elapsed().as_secs_f64() >= optimum.as_secs_f64() * stats.time_scale(),
+            _ => false,
         }
     }
 
     /// Whether the search has no deadline (infinite, depth, nodes or ponder searches).
     pub fn is_unlimited(&self) -> bool {
-        self.hard.is_none()
+        self.maximum.is_none()
     }
 
     /// Restarts the clock with the same budget: on `ponderhit` the search becomes a normal
@@ -111,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn hard_limit_stays_inside_the_clock() {
+    fn maximum_stays_inside_the_clock() {
         for (time, inc, mtg) in [
             (8000, 80, None),
             (1000, 10, None),
@@ -119,19 +192,56 @@ mod tests {
             (3, 0, None),
             (60_000, 0, Some(1)),
             (100, 1000, Some(1)),
+            (4000, 0, Some(40)),
+            (90, 0, Some(3)),
+            (500, 0, None),
         ] {
-            let tm = TimeManager::new(&limits(time, inc, mtg), Color::White, 25, Instant::now());
-            let hard = tm.hard.map_or(0, |d| d.as_millis() as u64);
-            assert!(hard + 25 <= time.max(26), "time {time} inc {inc}: hard {hard}");
-            assert!(tm.soft <= tm.hard);
+            for ply in [0, 20, 80, 300] {
+                let tm = TimeManager::new(&limits(time, inc, mtg), Color::White, 25, ply, Instant::now());
+                let maximum = tm.maximum.map_or(0, |d| d.as_millis() as u64);
+                assert!(maximum + 25 <= time.max(26), "time {time} inc {inc} mtg {mtg:?}: maximum {maximum}");
+                assert!(tm.optimum <= tm.maximum);
+            }
         }
+    }
+
+    #[test]
+    fn a_repeating_control_is_never_overspent() {
+        // 40 moves in 4 s, repeating: each move at its maximum still leaves time for the rest.
+        let mut clock = 4000u64;
+        for moves_left in (1..=40u32).rev() {
+            let tm = TimeManager::new(&limits(clock, 0, Some(moves_left)), Color::White, 30, 80, Instant::now());
+            let spent = tm.maximum.map_or(0, |d| d.as_millis() as u64) + 30;
+            assert!(spent < clock, "{moves_left} moves left, {clock} ms: {spent}");
+            clock -= tm.optimum.map_or(0, |d| d.as_millis() as u64) + 30;
+        }
+    }
+
+    #[test]
+    fn the_middlegame_gets_more_than_the_opening_and_doubt_more_than_certainty() {
+        let at = |ply| TimeManager::new(&limits(60_000, 0, None), Color::White, 0, ply, Instant::now()).optimum;
+        assert!(at(0) < at(40));
+        let stats = |stable_iterations, share, drop, failed_low| IterationStats {
+            depth: 12,
+            stable_iterations,
+            best_move_node_share: share,
+            score_drop: drop,
+            failed_low,
+        };
+        let settled = stats(6, 0.9, -20, false).time_scale();
+        let unsure = stats(0, 0.3, 60, true).time_scale();
+        assert!(settled < 1.0 && unsure > 1.5, "{settled} {unsure}");
+        // Shallow iterations do not count stability and node share.
+        assert_eq!(IterationStats { depth: 3, ..stats(0, 0.1, 0, false) }.time_scale(), 1.0);
     }
 
     #[test]
     fn movetime_and_no_clock() {
         let fixed = Limits { movetime_ms: Some(500), ..Limits::default() };
-        let tm = TimeManager::new(&fixed, Color::Black, 20, Instant::now());
-        assert_eq!(tm.hard, Some(Duration::from_millis(480)));
-        assert!(TimeManager::new(&Limits::depth(5), Color::White, 20, Instant::now()).is_unlimited());
+        let tm = TimeManager::new(&fixed, Color::Black, 20, 0, Instant::now());
+        assert_eq!(tm.maximum, Some(Duration::from_millis(480)));
+        let stats = IterationStats { depth: 20, stable_iterations: 9, best_move_node_share: 1.0, score_drop: 0, failed_low: false };
+        assert!(!tm.should_stop_deepening(&stats), "movetime searches until the maximum");
+        assert!(TimeManager::new(&Limits::depth(5), Color::White, 20, 0, Instant::now()).is_unlimited());
     }
 }
