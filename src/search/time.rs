@@ -158,7 +158,9 @@ impl TimeManager {
     /// iterations say (under `movetime`, only the maximum stops the search).
     pub fn should_stop_deepening(&self, stats: &IterationStats) -> bool {
         match self.optimum {
-            Some(optimum) if !self.fixed => self.start.elapsed().as_secs_f64() >= optimum.as_secs_f64() * stats.time_scale(),
+            Some(optimum) if !self.fixed => {
+                self.start.elapsed().as_secs_f64() >= optimum.as_secs_f64() * stats.time_scale()
+            }
             _ => false,
         }
     }
@@ -240,7 +242,13 @@ mod tests {
         let fixed = Limits { movetime_ms: Some(500), ..Limits::default() };
         let tm = TimeManager::new(&fixed, Color::Black, 20, 0, Instant::now());
         assert_eq!(tm.maximum, Some(Duration::from_millis(480)));
-        let stats = IterationStats { depth: 20, stable_iterations: 9, best_move_node_share: 1.0, score_drop: 0, failed_low: false };
+        let stats = IterationStats {
+            depth: 20,
+            stable_iterations: 9,
+            best_move_node_share: 1.0,
+            score_drop: 0,
+            failed_low: false,
+        };
         assert!(!tm.should_stop_deepening(&stats), "movetime searches until the maximum");
         assert!(TimeManager::new(&Limits::depth(5), Color::White, 20, 0, Instant::now()).is_unlimited());
     }
