@@ -16,3 +16,4 @@ pub mod datagen;
 pub mod uci;
 pub mod tune;
 pub mod book;
+pub mod games;

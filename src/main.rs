@@ -106,6 +106,9 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Connect Four: solve positions (`solve`).
+    #[command(subcommand)]
+    Connect4(Connect4Command),
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
     PerftSuite {
         /// The suite file.
@@ -119,6 +122,20 @@ enum Command {
         /// Read the suite's FENs as Chess960 (needed for `chess960.epd`).
         #[arg(long)]
         chess960: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum Connect4Command {
+    /// Solve each line `<moves> [<expected>]` (1-based column digits from the empty board) of
+    /// FILE or stdin: prints `<moves> <score> <nodes> <us>` per line and a summary; exit code 1
+    /// if an expected score differs, 2 if a line was malformed.
+    Solve {
+        /// Only win / draw / loss (1, 0, -1).
+        #[arg(long)]
+        weak: bool,
+        /// The positions (default: stdin).
+        file: Option<PathBuf>,
     },
 }
 
@@ -160,6 +177,7 @@ fn main() -> ExitCode {
             };
             run_datagen(&config)
         }
+        Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
         Some(Command::PerftSuite { file, max_depth, threads, chess960 }) => {
             run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus), variant(chess960))
         }
@@ -260,6 +278,24 @@ fn run_datagen(config: &springer::datagen::Config) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => bad_input(e),
+    }
+}
+
+fn run_connect4_solve(weak: bool, file: Option<&std::path::Path>) -> ExitCode {
+    use springer::games::connect4::solver::solve_lines;
+    let mut out = std::io::stdout().lock();
+    let summary = match file {
+        Some(path) => match std::fs::File::open(path) {
+            Ok(f) => solve_lines(std::io::BufReader::new(f), weak, &mut out),
+            Err(e) => return bad_input(format!("cannot read {}: {e}", path.display())),
+        },
+        None => solve_lines(std::io::stdin().lock(), weak, &mut out),
+    };
+    match summary {
+        Ok(summary) if summary.mismatches > 0 => ExitCode::FAILURE,
+        Ok(summary) if summary.bad_lines > 0 => ExitCode::from(EXIT_BAD_INPUT),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => bad_input(format!("connect4 solve: {e}")),
     }
 }
 

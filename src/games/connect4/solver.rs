@@ -1,0 +1,329 @@
+//! The Connect Four solver: negamax alpha-beta over the bitboard position with a transposition
+//! table of bounds, moves that lose at once pruned, the rest ordered by the threats they make
+//! (centre columns first among equals), and the exact score found by a series of null-window
+//! searches that narrow its interval (a weak solve asks only for its sign).
+//!
+//! Scores, for the side to move: a win with the winner's k-th stone scores 22 - k, a loss the
+//! negative of that, a draw 0 (the scoring of the public test sets).
+
+use super::{Position, CELLS, WIDTH};
+
+/// The best score possible: winning with one's fourth stone.
+pub const MAX_SCORE: i32 = (CELLS as i32 + 1) / 2 - 3;
+/// The worst: losing to the opponent's fourth stone.
+pub const MIN_SCORE: i32 = -(CELLS as i32) / 2 + 3;
+/// Columns in the order moves are tried among equals: centre first.
+const COLUMN_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
+
+/// A transposition table of score bounds: each entry packs the 49-bit key and a bound byte
+/// (upper bounds as 1..=MAX-MIN+1, lower bounds above).
+struct Table {
+    entries: Vec<u64>,
+}
+
+/// An empty entry: no 49-bit key shifted by 8 reaches it. (Filling with a non-zero value also
+/// makes the system map every page now, not at its first touch mid-search.)
+const EMPTY: u64 = u64::MAX;
+
+impl Table {
+    fn new(log2_entries: u32) -> Table {
+        Table { entries: vec![EMPTY; 1 << log2_entries] }
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.entries.len() - 1)
+    }
+
+    fn get(&self, key: u64) -> u8 {
+        let entry = self.entries[self.index(key)];
+        if entry >> 8 == key {
+            entry as u8
+        } else {
+            0
+        }
+    }
+
+    fn put(&mut self, key: u64, value: u8) {
+        let index = self.index(key);
+        self.entries[index] = key << 8 | u64::from(value);
+    }
+}
+
+/// Solves positions, keeping its table between them.
+pub struct Solver {
+    table: Table,
+    /// Nodes searched since the last `solve`.
+    pub nodes: u64,
+}
+
+/// The table's bound byte for an upper bound `score`.
+fn upper(score: i32) -> u8 {
+    (score - MIN_SCORE + 1) as u8
+}
+
+/// The table's bound byte for a lower bound `score`.
+fn lower(score: i32) -> u8 {
+    (score + MAX_SCORE - 2 * MIN_SCORE + 2) as u8
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new(23)
+    }
+}
+
+impl Solver {
+    /// A solver with a table of 2^`log2_entries` entries (8 bytes each).
+    pub fn new(log2_entries: u32) -> Solver {
+        Solver { table: Table::new(log2_entries), nodes: 0 }
+    }
+
+    /// The exact score of `pos` (or with `weak`, its sign only: 1, 0 or -1).
+    pub fn solve(&mut self, pos: &Position, weak: bool) -> i32 {
+        self.nodes = 0;
+        if pos.can_win_next() {
+            return score_of_win_now(pos);
+        }
+        let (mut min, mut max) = (-((CELLS - pos.moves()) as i32) / 2, (CELLS as i32 + 1 - pos.moves() as i32) / 2);
+        if weak {
+            (min, max) = (-1, 1);
+        }
+        while min < max {
+            // Probe nearer zero first: small scores are more common and cheaper to prove.
+            let mut probe = min + (max - min) / 2;
+            if probe <= 0 && min / 2 < probe {
+                probe = min / 2;
+            } else if probe >= 0 && max / 2 > probe {
+                probe = max / 2;
+            }
+            let score = self.negamax(pos, probe, probe + 1);
+            if score <= probe {
+                max = score;
+            } else {
+                min = score;
+            }
+        }
+        if weak {
+            min.signum()
+        } else {
+            min
+        }
+    }
+
+    /// Negamax in (alpha, beta) of a position where the side to move cannot win at once.
+    fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let candidates = pos.non_losing_cells();
+        if candidates == 0 {
+            // Every move lets the opponent win next.
+            return -((CELLS - pos.moves()) as i32) / 2;
+        }
+        if pos.moves() >= CELLS - 2 {
+            return 0;
+        }
+        // Bounds from the game's length: the opponent cannot win at its next stone.
+        let min = -((CELLS - 2 - pos.moves()) as i32) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = (CELLS as i32 - 1 - pos.moves() as i32) / 2;
+        let key = pos.key();
+        let stored = i32::from(self.table.get(key));
+        if stored != 0 {
+            if stored > MAX_SCORE - MIN_SCORE + 1 {
+                let bound = stored + 2 * MIN_SCORE - MAX_SCORE - 2;
+                if alpha < bound {
+                    alpha = bound;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = stored + MIN_SCORE - 1;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        // Order: most threats made first, centre columns first among equals (a stable sort
+        // over the centre-first order).
+        let mut moves = [(0u32, 0u64); WIDTH];
+        let mut count = 0;
+        for col in COLUMN_ORDER {
+            let cell = candidates & super::column_mask(col);
+            if cell != 0 {
+                moves[count] = (pos.threats_after(cell), cell);
+                count += 1;
+            }
+        }
+        moves[..count].sort_by_key(|&(threats, _)| std::cmp::Reverse(threats));
+        for &(_, cell) in &moves[..count] {
+            let mut child = *pos;
+            child.play_cell(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if score >= beta {
+                self.table.put(key, lower(score));
+                return score;
+            }
+            alpha = alpha.max(score);
+        }
+        self.table.put(key, upper(alpha));
+        alpha
+    }
+
+    /// The best column (0-based) for the side to move and its score; `None` if the board is
+    /// full or the game is over.
+    pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
+        if let Some(col) = COLUMN_ORDER.into_iter().find(|&col| pos.can_play(col) && pos.is_winning_move(col)) {
+            return Some((col, score_of_win_now(pos)));
+        }
+        let mut best: Option<(usize, i32)> = None;
+        for col in COLUMN_ORDER.into_iter().filter(|&col| pos.can_play(col)) {
+            let mut child = *pos;
+            child.play(col);
+            let score = if child.moves() == CELLS { 0 } else { -self.solve(&child, false) };
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((col, score));
+            }
+        }
+        best
+    }
+}
+
+/// The score of winning with the next stone.
+fn score_of_win_now(pos: &Position) -> i32 {
+    (CELLS as i32 + 1 - pos.moves() as i32) / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first cases of the public "End-Easy" and "Middle-Easy" sets (Test_L3_R1, Test_L2_R1).
+    const CASES: &str = include_str!("../../../tests/fixtures/connect4-sample.txt");
+
+    #[test]
+    fn solves_the_sample_exactly_and_weakly() {
+        let mut solver = Solver::new(20);
+        let mut solved = 0;
+        for line in CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            let mut fields = line.split_whitespace();
+            let (moves, expected) = (fields.next().unwrap_or_default(), fields.next().unwrap_or_default());
+            let expected: i32 = expected.parse().unwrap_or_else(|e| unreachable!("{line}: {e}"));
+            let pos = Position::from_moves(moves).unwrap_or_else(|e| unreachable!("{line}: {e}"));
+            assert_eq!(solver.solve(&pos, false), expected, "{line}");
+            assert_eq!(solver.solve(&pos, true), expected.signum(), "{line}");
+            solved += 1;
+        }
+        assert!(solved >= 100);
+    }
+
+    #[test]
+    fn best_move_keeps_the_score() {
+        let mut solver = Solver::new(20);
+        // From a middlegame position: the best move's score is the position's score.
+        let pos = Position::from_moves("2252576253462244111563365343671351441").unwrap_or_else(|e| unreachable!("{e}"));
+        let score = solver.solve(&pos, false);
+        let best = solver.best_move(&pos).map(|(_, s)| s);
+        assert_eq!(best, Some(score));
+    }
+}
+
+/// What `solve_lines` did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveSummary {
+    pub positions: u64,
+    /// Positions whose score differs from the expected one given on their line.
+    pub mismatches: u64,
+    /// Lines with a malformed move string or expected score.
+    pub bad_lines: u64,
+    pub nodes: u64,
+    pub micros: u128,
+}
+
+/// Solves each line `<moves> [<expected>]` of `input`, printing `<moves> <score> <nodes> <µs>`
+/// (or `error: ...` for a bad line, after which the run goes on) and a summary line.
+pub fn solve_lines(
+    input: impl std::io::BufRead,
+    weak: bool,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<SolveSummary> {
+    let mut solver = Solver::default();
+    let mut summary = SolveSummary::default();
+    for line in input.lines() {
+        let line = line?;
+        let mut fields = line.split_whitespace();
+        let Some(first) = fields.next() else {
+            // An empty line is the empty board.
+            solve_one(&mut solver, "", None, weak, &mut summary, out)?;
+            continue;
+        };
+        if first.starts_with('#') {
+            continue;
+        }
+        let expected = match fields.next().map(str::parse::<i32>) {
+            None => None,
+            Some(Ok(score)) => Some(score),
+            Some(Err(_)) => {
+                summary.bad_lines += 1;
+                writeln!(out, "error: line '{}': the expected score is not a number", short(&line))?;
+                continue;
+            }
+        };
+        solve_one(&mut solver, first, expected, weak, &mut summary, out)?;
+    }
+    let mean = |total: f64| if summary.positions == 0 { 0.0 } else { total / summary.positions as f64 };
+    writeln!(
+        out,
+        "positions {} mismatches {} bad lines {} mean time {:.1} us mean nodes {:.0}",
+        summary.positions,
+        summary.mismatches,
+        summary.bad_lines,
+        mean(summary.micros as f64),
+        mean(summary.nodes as f64)
+    )?;
+    Ok(summary)
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
+fn solve_one(
+    solver: &mut Solver,
+    moves: &str,
+    expected: Option<i32>,
+    weak: bool,
+    summary: &mut SolveSummary,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let pos = match Position::from_moves(moves) {
+        Ok(pos) => pos,
+        Err(e) => {
+            summary.bad_lines += 1;
+            return writeln!(out, "error: '{}': {e}", short(moves));
+        }
+    };
+    let start = std::time::Instant::now();
+    let score = solver.solve(&pos, weak);
+    let micros = start.elapsed().as_micros();
+    summary.positions += 1;
+    summary.nodes += solver.nodes;
+    summary.micros += micros;
+    let wanted = expected.map(|e| if weak { e.signum() } else { e });
+    let verdict = match wanted {
+        Some(w) if w != score => {
+            summary.mismatches += 1;
+            format!(" MISMATCH expected {w}")
+        }
+        _ => String::new(),
+    };
+    writeln!(out, "{moves} {score} {} {micros}{verdict}", solver.nodes)
+}
