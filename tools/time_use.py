@@ -3,7 +3,8 @@
 per game (the sum of its moves' times over base + increment x its moves), the mean time a move,
 and the time losses. Reads the move comments match.py writes ("+0.25/12 0.183s").
 
-Usage: time_use.py GAMES.pgn BASE_SECONDS INC_SECONDS
+Usage: time_use.py GAMES.pgn TC      (TC as match.py writes it: 8+0.08, 0.5, 40/4 for 40 moves in
+4 s repeating; the clock given for n moves is then 4 s for every control begun)
 """
 import re
 import sys
@@ -12,8 +13,19 @@ from collections import defaultdict
 import chess.pgn
 
 
+def clock_given(tc, moves):
+    """Seconds the time control `tc` gives for `moves` moves."""
+    per_control, _, rest = tc.rpartition("/")
+    base, _, inc = rest.partition("+")
+    base, inc = float(base), float(inc or 0)
+    controls = -(-moves // int(per_control)) if per_control else 1
+    return base * controls + inc * moves
+
+
 def main():
-    path, base, inc = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    path, tc = sys.argv[1], sys.argv[2]
     shares, move_times, losses = defaultdict(list), defaultdict(list), defaultdict(int)
     with open(path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
@@ -29,7 +41,7 @@ def main():
                 turn = not turn
             for side in (chess.WHITE, chess.BLACK):
                 if moves[side]:
-                    shares[names[side]].append(spent[side] / (base + inc * moves[side]))
+                    shares[names[side]].append(spent[side] / clock_given(tc, moves[side]))
             if "time" in (game.headers.get("Termination", "") + " " + (game.end().comment or "")).lower():
                 loser = chess.WHITE if game.headers.get("Result") == "0-1" else chess.BLACK
                 losses[names[loser]] += 1

@@ -43,6 +43,9 @@ impl Limits {
 /// Sudden death: the clock is planned as if this many moves were left (the increment counts for
 /// each of them).
 const MOVES_HORIZON: u64 = 50;
+/// The move overhead reserved for the moves of the horizon never takes more than this share
+/// of the plan away (on a 0.5 s clock, 30 ms for each of 50 moves would leave nothing).
+const PLAN_MIN_SHARE: f64 = 0.7;
 /// The share of that plan spent on a move at game ply p: BASE + PLY_COEF * (p + 3)^PLY_EXP, so
 /// more in the middlegame than in the opening...
 const OPTIMUM_BASE: f64 = 0.020;
@@ -126,8 +129,11 @@ impl TimeManager {
         let increment = limits.increment_ms[side] as f64;
         let moves_to_go = limits.moves_to_go.map(|m| u64::from(m.clamp(1, 50)));
         let horizon = moves_to_go.unwrap_or(MOVES_HORIZON);
-        // What the clock gives over the horizon, less the overhead of each of those moves.
-        let plan = (time as f64 + increment * (horizon - 1) as f64 - (overhead_ms * (2 + horizon)) as f64).max(1.0);
+        // What the clock gives over the horizon, less the overhead of each of those moves; on a
+        // short clock that reserve would eat the plan, so it takes at most a share of it.
+        let gross = usable + increment * (horizon - 1) as f64;
+        let reserve = (overhead_ms * (1 + horizon)) as f64;
+        let plan = (gross - reserve).max(gross * PLAN_MIN_SHARE).max(1.0);
         let optimum = match moves_to_go {
             Some(moves) => plan / moves as f64,
             None => {
@@ -204,6 +210,17 @@ mod tests {
                 assert!(maximum + 25 <= time.max(26), "time {time} inc {inc} mtg {mtg:?}: maximum {maximum}");
                 assert!(tm.optimum <= tm.maximum);
             }
+        }
+    }
+
+    #[test]
+    fn short_clocks_still_get_a_real_search() {
+        // 0.5 s and 1 s + 0.01 s with the default 30 ms overhead: the first move gets at least
+        // 1.5 % of the clock (the overhead reserve once left it 1 ms).
+        for (time, inc) in [(500, 0), (1000, 10), (250, 0)] {
+            let tm = TimeManager::new(&limits(time, inc, None), Color::White, 30, 0, Instant::now());
+            let optimum = tm.optimum.map_or(0, |d| d.as_millis() as u64);
+            assert!(optimum * 1000 >= time * 15, "{time}+{inc}: optimum {optimum} ms");
         }
     }
 
