@@ -109,6 +109,9 @@ enum Command {
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
     Connect4(Connect4Command),
+    /// Kalah: solve a position (`solve`).
+    #[command(subcommand)]
+    Kalah(KalahCommand),
     /// Run an EPD perft suite (`FEN ;D1 n ;D2 n ...`) and report every mismatch.
     PerftSuite {
         /// The suite file.
@@ -136,6 +139,27 @@ enum Connect4Command {
         weak: bool,
         /// The positions (default: stdin).
         file: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum KalahCommand {
+    /// Prints `value V` for the side to move under perfect play (the final margin, e.g.
+    /// `value +10`; `value win` or `value loss` under seed rules), then nodes and time.
+    Solve {
+        /// Houses a side.
+        #[arg(long, default_value_t = 6)]
+        houses: usize,
+        /// Seeds a house at the start.
+        #[arg(long, default_value_t = 4)]
+        seeds: u8,
+        /// seed, standard or empty-capture.
+        #[arg(long, default_value = "standard")]
+        rules: String,
+        /// Pits in sowing order from the side to move (its houses, its store, the opponent's
+        /// houses, the opponent's store), comma-separated; default: the start position.
+        #[arg(long)]
+        position: Option<String>,
     },
 }
 
@@ -178,6 +202,9 @@ fn main() -> ExitCode {
             run_datagen(&config)
         }
         Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
+        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position })) => {
+            run_kalah_solve(houses, seeds, &rules, position.as_deref())
+        }
         Some(Command::PerftSuite { file, max_depth, threads, chess960 }) => {
             run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus), variant(chess960))
         }
@@ -297,6 +324,34 @@ fn run_connect4_solve(weak: bool, file: Option<&std::path::Path>) -> ExitCode {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => bad_input(format!("connect4 solve: {e}")),
     }
+}
+
+fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>) -> ExitCode {
+    use springer::games::kalah::{solver::Solver, Board, Rules};
+    let rules: Rules = match rules.parse() {
+        Ok(rules) => rules,
+        Err(e) => return bad_input(e),
+    };
+    let board = match position {
+        Some(text) => Board::parse(text, houses),
+        None => Board::start(houses, seeds),
+    };
+    let board = match board {
+        Ok(board) => board,
+        Err(e) => return bad_input(e),
+    };
+    let start = Instant::now();
+    let mut solver = Solver::new(rules);
+    let value = solver.solve(&board);
+    let text = match (rules, value) {
+        (Rules::Seed, v) if v > 0 => "win".to_string(),
+        (Rules::Seed, _) => "loss".to_string(),
+        (_, v) => format!("{v:+}"),
+    };
+    println!("value {text}");
+    println!("nodes {}", solver.nodes);
+    println!("time {:.3} s", start.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
 }
 
 fn run_tune(data: &PathBuf, config: &springer::tune::TuneConfig, out: &PathBuf) -> ExitCode {

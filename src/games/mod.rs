@@ -3,3 +3,4 @@
 //! each game: they share nothing with the chess hot path.
 
 pub mod connect4;
+pub mod kalah;
