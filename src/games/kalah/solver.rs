@@ -32,6 +32,16 @@ fn gained(before: &Board, after: &Board, mover: usize) -> i32 {
     delta(mover) - delta(1 - mover)
 }
 
+/// Under seed rules, the result of a finished game for `mover`: 1 if its store passed half the
+/// seeds or the turn passed to an opponent who cannot move, -1 if it cannot move itself.
+fn seed_rules_result(after: &Board, mover: usize) -> i32 {
+    if 2 * after.store_seeds(mover) > after.total_seeds() || after.side() != mover {
+        1
+    } else {
+        -1
+    }
+}
+
 impl Solver {
     /// A solver for `rules` with an empty table.
     pub fn new(rules: Rules) -> Solver {
@@ -112,15 +122,7 @@ impl Solver {
             let sown = board.sow(house, self.rules);
             let value = if self.rules == Rules::Seed {
                 if sown.over {
-                    // The mover's store passed half (a win), or the player to move cannot
-                    // move (a loss for it: a win for the mover when the turn passed).
-                    let mover_won =
-                        2 * sown.board.store_seeds(me) > sown.board.total_seeds() || sown.board.side() != me;
-                    if mover_won {
-                        1
-                    } else {
-                        -1
-                    }
+                    seed_rules_result(&sown.board, me)
                 } else if sown.again {
                     self.search(&sown.board, alpha, beta)
                 } else {
@@ -164,13 +166,7 @@ impl Solver {
             let sown = board.sow(house, self.rules);
             let value = if sown.over {
                 match self.rules {
-                    Rules::Seed => {
-                        if 2 * sown.board.store_seeds(me) > sown.board.total_seeds() || sown.board.side() != me {
-                            1
-                        } else {
-                            -1
-                        }
-                    }
+                    Rules::Seed => seed_rules_result(&sown.board, me),
                     _ => sown.board.store_seeds(me) as i32 - sown.board.store_seeds(1 - me) as i32,
                 }
             } else if sown.again {
