@@ -106,6 +106,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Train the network on datagen directories and gen-0 text files and write a quantised net
+    /// (src/train; the loss per epoch goes to stderr).
+    Train {
+        /// Datagen directories (every chunk-*.bin) and `FEN | score | bestmove | result` text files.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// The net file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        epochs: u64,
+        /// Positions per Adam step.
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        batch: u64,
+        /// Adam's step size at the first epoch (it decays to 5 % of it by the last).
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// The game result's share of the target (the rest is the search score).
+        #[arg(long, default_value_t = 0.3)]
+        wdl: f32,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: u64,
+        /// Seed of the shuffles and the initial weights.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
     Connect4(Connect4Command),
@@ -200,6 +228,25 @@ fn main() -> ExitCode {
                 seed,
             };
             run_datagen(&config)
+        }
+        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed }) => {
+            if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
+                return bad_input("--lr must be positive and --wdl within 0..1");
+            }
+            let config = springer::train::Config {
+                data,
+                out,
+                epochs: epochs as usize,
+                batch: batch as usize,
+                lr,
+                wdl,
+                threads: threads as usize,
+                seed,
+            };
+            match springer::train::run(&config) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => bad_input(e),
+            }
         }
         Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
         Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position })) => {

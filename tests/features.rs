@@ -36,6 +36,8 @@ fn every_option_is_declared_with_its_type() {
         ("UCI_Elo", "spin"),
         ("OwnBook", "check"),
         ("BookFile", "string"),
+        ("UseNNUE", "check"),
+        ("EvalFile", "string"),
     ] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type {kind}"))), "{name}");
     }
@@ -121,6 +123,54 @@ fn a_tiny_book_is_played_and_bad_books_are_reported() {
     e.send("setoption name BookFile value /nonexistent/springer.bin");
     let lines = e.until("info string", Duration::from_secs(5));
     assert!(lines.last().is_some_and(|l| l.contains("cannot read the book")), "{lines:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// The NNUE score `eval` prints for the side to move.
+fn net_score(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let lines = e.until("NNUE evaluation", Duration::from_secs(5));
+    let line = lines.last().expect("an NNUE line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words[words.len() - 5].parse().unwrap_or_else(|_| panic!("{line}"))
+}
+
+#[test]
+fn the_net_evaluates_and_bad_net_files_are_reported() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 1");
+    let embedded = net_score(&mut e);
+    assert!(embedded > 150, "a rook up scores {embedded}");
+    // A net whose every weight is zero scores 0; loading it changes `eval`.
+    let mut zero = b"SPRNNUE1".to_vec();
+    zero.extend_from_slice(&128u32.to_le_bytes());
+    zero.resize(springer::nnue::NET_BYTES, 0);
+    let path = std::env::temp_dir().join(format!("springer-test-net-{}.nnue", std::process::id()));
+    std::fs::write(&path, &zero).expect("write net");
+    e.send(&format!("setoption name EvalFile value {}", path.display()));
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
+    assert_eq!(net_score(&mut e), 0);
+    // Truncated, foreign and missing files are reported and the current net stays.
+    for (bytes, message) in [(&zero[..1000], "bytes"), (&b"not a net at all"[..], "not a Springer net")] {
+        std::fs::write(&path, bytes).expect("write bad net");
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = e.until("info string", Duration::from_secs(5));
+        assert!(lines.last().is_some_and(|l| l.contains("error") && l.contains(message)), "{lines:?}");
+        assert_eq!(net_score(&mut e), 0);
+    }
+    e.send("setoption name EvalFile value /nonexistent/springer.nnue");
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.starts_with("info string error: EvalFile")), "{lines:?}");
+    e.send("setoption name EvalFile value <embedded>");
+    e.until("info string", Duration::from_secs(5));
+    assert_eq!(net_score(&mut e), embedded);
+    // Searching with the net gives a legal move and a winning score.
+    e.send("setoption name UseNNUE value true");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", Duration::from_secs(20));
+    let score: i32 = lines.iter().rev().find_map(|l| field(l, "cp")).and_then(|s| s.parse().ok()).expect("a cp score");
+    assert!(score > 150, "{lines:?}");
     let _ = std::fs::remove_file(&path);
 }
 

@@ -19,6 +19,7 @@ use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, 
 use super::{SearchControl, INFINITY, MAX_PLY};
 use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
+use crate::nnue::{self, AccumulatorStack, Network};
 use crate::position::{CheckInfo, Position};
 use crate::types::{Move, Piece};
 use std::sync::Arc;
@@ -109,23 +110,58 @@ fn has_non_pawn_material(pos: &Position) -> bool {
     (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty()
 }
 
-/// The static evaluation, from the TT when it has one; `NO_EVAL` in check.
-fn raw_eval(pos: &Position, tt_entry: Option<TtEntry>, in_check: bool) -> i32 {
-    if in_check {
-        return NO_EVAL;
-    }
-    match tt_entry {
-        Some(entry) if entry.eval != NO_EVAL => entry.eval,
-        _ => evaluate(pos),
-    }
+/// The static evaluation: the network's when there is one, else the hand-crafted one.
+struct Evaluator {
+    net: Option<Arc<Network>>,
+    accumulators: AccumulatorStack,
 }
 
-/// The score at the ply horizon: the static evaluation (a draw in check, which has none).
-fn horizon_score(pos: &Position, in_check: bool) -> i32 {
-    if in_check {
-        0
-    } else {
-        evaluate(pos)
+impl Evaluator {
+    fn new() -> Evaluator {
+        let net = nnue::for_search();
+        let accumulators = AccumulatorStack::new(&nnue::current(), MAX_PLY + 4);
+        Evaluator { net, accumulators }
+    }
+
+    /// Records the move from `before` (at `ply`) to `after` (at `ply + 1`).
+    #[inline]
+    fn push(&mut self, ply: usize, before: &Position, after: &Position) {
+        if self.net.is_some() {
+            self.accumulators.push(ply + 1, before, after);
+        }
+    }
+
+    /// The evaluation of `pos` at `ply` of the current path.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        match &self.net {
+            Some(net) => {
+                let score = self.accumulators.evaluate(net, pos, ply);
+                debug_assert_eq!(score, net.evaluate(pos), "stale accumulator at ply {ply}: {}", pos.to_fen());
+                score
+            }
+            None => evaluate(pos),
+        }
+    }
+
+    /// The static evaluation, from the TT when it has one; `NO_EVAL` in check.
+    fn raw(&mut self, pos: &Position, ply: usize, tt_entry: Option<TtEntry>, in_check: bool) -> i32 {
+        if in_check {
+            return NO_EVAL;
+        }
+        match tt_entry {
+            Some(entry) if entry.eval != NO_EVAL => entry.eval,
+            _ => self.evaluate(pos, ply),
+        }
+    }
+
+    /// The score at the ply horizon: the static evaluation (a draw in check, which has none).
+    fn horizon(&mut self, pos: &Position, ply: usize, in_check: bool) -> i32 {
+        if in_check {
+            0
+        } else {
+            self.evaluate(pos, ply)
+        }
     }
 }
 
@@ -154,6 +190,7 @@ pub struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     histories: &'a mut Histories,
+    evaluator: Evaluator,
     /// Move-picker buffers per ply, reused from node to node.
     pickers: Vec<Option<Box<PickerBuffers>>>,
     /// Root moves already given a MultiPV line this iteration: skipped at the root.
@@ -200,6 +237,7 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             histories,
+            evaluator: Evaluator::new(),
             pickers: (0..=MAX_PLY).map(|_| None).collect(),
             root_filter,
             root_excluded: Vec::new(),
@@ -296,6 +334,7 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.root_move_nodes.clear();
         self.root_best = None;
+        self.evaluator.accumulators.forget();
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
     }
 
@@ -338,6 +377,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut child = pos.clone();
         child.make_move_with(mv, info);
+        self.evaluator.push(node.ply, pos, &child);
         self.stack[node.ply].played = Some(PieceTo::of(pos, mv));
         self.keys.push(node.key);
         let score = if first {
@@ -421,7 +461,7 @@ impl<'a> Worker<'a> {
     /// Below the root: a draw by rule or the ply horizon settles the node at once; otherwise
     /// the window shrinks to the mates still possible from here (mate distance pruning), which
     /// may settle it too.
-    fn settled_before_search(&self, pos: &Position, node: &mut Node) -> Option<i32> {
+    fn settled_before_search(&mut self, pos: &Position, node: &mut Node) -> Option<i32> {
         if self.is_repetition(pos)
             || is_insufficient_material(pos)
             || (pos.halfmove_clock() >= 100 && (!node.in_check || count_legal(pos) > 0))
@@ -429,7 +469,7 @@ impl<'a> Worker<'a> {
             return Some(0);
         }
         if node.ply >= MAX_PLY - 1 {
-            return Some(horizon_score(pos, node.in_check));
+            return Some(self.evaluator.horizon(pos, node.ply, node.in_check));
         }
         node.alpha = node.alpha.max(-MATE + node.ply as i32);
         node.beta = node.beta.min(MATE - node.ply as i32 - 1);
@@ -440,7 +480,7 @@ impl<'a> Worker<'a> {
     /// it on the search stack for the plies below.
     fn static_eval(&mut self, pos: &Position, node: &Node, tt_entry: Option<TtEntry>) -> StaticEval {
         let ply = node.ply;
-        let raw = raw_eval(pos, tt_entry, node.in_check);
+        let raw = self.evaluator.raw(pos, ply, tt_entry, node.in_check);
         let mut sharpened = raw;
         if let (Some(entry), false) = (tt_entry, node.in_check) {
             let score = score_from_tt(entry.score, ply);
@@ -488,6 +528,7 @@ impl<'a> Worker<'a> {
                 + ((value - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
             let mut child = pos.clone();
             child.make_null_move();
+            self.evaluator.push(ply, pos, &child);
             self.stack[ply].played = None;
             self.stack[ply].null_move = true;
             self.keys.push(node.key);
@@ -786,6 +827,7 @@ impl<'a> Worker<'a> {
     /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
     fn help_at(&mut self, point: &Arc<SplitPoint>) {
         let ply = point.node.ply;
+        self.evaluator.accumulators.forget();
         self.keys.truncate(self.root_len);
         self.keys.extend_from_slice(&point.node.path_keys);
         self.stack[..=ply].copy_from_slice(&point.node.stack);
@@ -829,6 +871,7 @@ impl<'a> Worker<'a> {
 
     /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
     pub fn quiescence_root(&mut self, pos: &Position) -> i32 {
+        self.evaluator.accumulators.forget();
         self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
     }
 
@@ -844,7 +887,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return horizon_score(pos, in_check);
+            return self.evaluator.horizon(pos, ply, in_check);
         }
 
         let key = pos.key();
@@ -856,7 +899,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let raw_eval = raw_eval(pos, tt_entry, in_check);
+        let raw_eval = self.evaluator.raw(pos, ply, tt_entry, in_check);
         let mut best_score = if in_check { -MATE + ply as i32 } else { raw_eval };
         if !in_check {
             // Stand pat: the side to move can usually do at least as well as doing nothing.
@@ -882,6 +925,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.make_move_with(mv, &info);
+            self.evaluator.push(ply, pos, &child);
             self.stack[ply].played = Some(PieceTo::of(pos, mv));
             let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
             if self.stopped {

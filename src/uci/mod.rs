@@ -13,6 +13,7 @@ use crate::bench;
 use crate::book::Book;
 use crate::eval;
 use crate::movegen::{generate_legal, MoveList};
+use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::search::ordering::Histories;
@@ -296,6 +297,15 @@ impl Engine {
                     self.load_book();
                 }
             }
+            Change::UseNnue(on) => {
+                // The table caches static evaluations: clear it when the evaluation changes.
+                if on != self.options.use_nnue {
+                    self.clear_tables();
+                }
+                self.options.use_nnue = on;
+                nnue::set_enabled(on);
+            }
+            Change::EvalFile(path) => self.load_eval_file(path),
             Change::BookFile(path) => {
                 self.options.book_file = path;
                 self.book = None;
@@ -303,6 +313,30 @@ impl Engine {
                     self.load_book();
                 }
             }
+        }
+    }
+
+    /// Loads the net `EvalFile` names (the embedded one when empty); a file that cannot be read
+    /// or is not a net for this build keeps the current net.
+    fn load_eval_file(&mut self, path: String) {
+        if path.is_empty() {
+            nnue::reset_current();
+            self.clear_tables();
+            self.options.eval_file = path;
+            println!("info string using the embedded net");
+            return;
+        }
+        let loaded = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(net) => {
+                nnue::set_current(net);
+                self.clear_tables();
+                println!("info string net {path} loaded");
+                self.options.eval_file = path;
+            }
+            Err(e) => println!("info string error: EvalFile {path}: {e}; keeping the current net"),
         }
     }
 
@@ -457,6 +491,18 @@ impl Engine {
             println!("{name} pieces attacked and undefended: {}", squares(pos.undefended(color)));
             println!("{name} pinned: {}", squares(pos.pinned(color)));
         }
+        println!("{}", self.net_line());
+    }
+
+    /// The network's evaluation of the current position, as `eval` and `d` print it.
+    fn net_line(&self) -> String {
+        let score = nnue::current().evaluate(&self.position);
+        let source = if self.options.eval_file.is_empty() { "embedded net" } else { &self.options.eval_file };
+        let used = if self.options.use_nnue { "in use" } else { "not in use: UseNNUE is false" };
+        format!(
+            "NNUE evaluation ({source}, {used}): {} cp (White's view), {score} cp (side to move)",
+            score * self.position.side_to_move().sign()
+        )
     }
 
     fn print_eval(&self) {
@@ -477,10 +523,11 @@ impl Engine {
             eval::FULL_SCALE
         );
         println!(
-            "Final evaluation: {} cp (White's view), {} cp (side to move)",
+            "Hand-crafted evaluation: {} cp (White's view), {} cp (side to move)",
             breakdown.white_score,
             breakdown.white_score * self.position.side_to_move().sign()
         );
+        println!("{}", self.net_line());
     }
 
     fn perft(&self, depth: u32) {

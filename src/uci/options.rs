@@ -37,6 +37,10 @@ pub struct Options {
     pub own_book: bool,
     /// The Polyglot book's path (empty: none).
     pub book_file: String,
+    /// Whether to evaluate with the network (false: the hand-crafted evaluation).
+    pub use_nnue: bool,
+    /// The net file in use (empty: the net built into the binary).
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -53,6 +57,8 @@ impl Default for Options {
             elo: MAX_ELO,
             own_book: false,
             book_file: String::new(),
+            use_nnue: false,
+            eval_file: String::new(),
         }
     }
 }
@@ -72,6 +78,8 @@ pub enum Change {
     Elo(i32),
     OwnBook(bool),
     BookFile(String),
+    UseNnue(bool),
+    EvalFile(String),
 }
 
 /// Declarations of every option, as `uci` prints them.
@@ -90,6 +98,8 @@ pub fn declarations() -> Vec<String> {
         format!("option name UCI_Elo type spin default {} min {MIN_ELO} max {MAX_ELO}", d.elo),
         format!("option name OwnBook type check default {}", d.own_book),
         "option name BookFile type string default <empty>".to_string(),
+        format!("option name UseNNUE type check default {}", d.use_nnue),
+        "option name EvalFile type string default <embedded>".to_string(),
     ]
 }
 
@@ -135,6 +145,12 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
             let path = if path == "<empty>" { "" } else { path };
             Ok((Change::BookFile(path.to_string()), None))
         }
+        "usennue" => check("UseNNUE", value).map(|v| (Change::UseNnue(v), None)),
+        "evalfile" => {
+            let path = value.map(str::trim).unwrap_or_default();
+            let path = if path == "<embedded>" || path == "<empty>" { "" } else { path };
+            Ok((Change::EvalFile(path.to_string()), None))
+        }
         _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
     }
 }
@@ -158,7 +174,8 @@ mod tests {
         assert!(parse("Ponder", Some("maybe")).is_err());
         assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
         assert!(parse("Colour", Some("blue")).is_err());
-        assert_eq!(declarations().len(), 12);
+        assert_eq!(declarations().len(), 14);
+        assert_eq!(parse("EvalFile", Some("<embedded>")), Ok((Change::EvalFile(String::new()), None)));
         assert_eq!(parse("MultiPV", Some("300")).map(|(c, _)| c), Ok(Change::MultiPv(MAX_MULTIPV)));
         assert_eq!(parse("UCI_Elo", Some("10")).map(|(c, _)| c), Ok(Change::Elo(MIN_ELO)));
         assert_eq!(parse("BookFile", Some("<empty>")), Ok((Change::BookFile(String::new()), None)));

@@ -1,0 +1,189 @@
+//! The learned evaluation: an efficiently updatable network (NNUE), `(768 -> HIDDEN) x 2 -> 1`
+//! with SCReLU, trained on Springer's own games (`springer train`, src/train).
+//!
+//! Inputs are one-hot (colour relative to the perspective, piece, square) features, 768 per
+//! perspective; Black's perspective sees the board flipped. Each perspective's hidden layer is
+//! an accumulator of `i16`s that a move changes by adding and subtracting a few weight rows
+//! (`Delta`), so the search never recomputes it from scratch except at the root and after a
+//! split. The output layer squares the clipped accumulator values (SCReLU) and is computed in
+//! integer arithmetic; plain loops that LLVM vectorises for the build's target (AVX2 or AVX-512
+//! with the default `target-cpu=native`, SSE2 in `make portable`).
+//!
+//! Quantisation (the float net's weights times these): feature weights and biases by `QA`,
+//! output weights by `QB`, the output bias by `QA * QB`. The float net's output times `SCALE`
+//! is centipawns.
+
+mod accumulator;
+mod file;
+mod stack;
+#[cfg(test)]
+mod tests;
+
+pub use accumulator::{Accumulator, Delta};
+pub use file::{NetError, NET_BYTES, NET_MAGIC};
+pub use stack::AccumulatorStack;
+
+use crate::position::Position;
+use crate::types::{Color, Piece, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, RwLock};
+
+/// Hidden neurons per perspective.
+pub const HIDDEN: usize = 128;
+/// Input features per perspective: 2 colours x 6 pieces x 64 squares.
+pub const INPUTS: usize = 768;
+/// The scale of the feature weights and biases (and the SCReLU clip).
+pub const QA: i32 = 255;
+/// The scale of the output weights.
+pub const QB: i32 = 128;
+/// Centipawns per unit of the float net's output.
+pub const SCALE: i32 = 400;
+
+/// The network shipped in the binary (see `nets/README.md` for its data and training).
+static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+
+const _: () = assert!(HIDDEN <= 128, "screlu_dot's i32 sum is proven for 128 terms");
+const _: () = assert!(EMBEDDED.len() == NET_BYTES, "nets/default.nnue has the wrong size for HIDDEN");
+
+/// The quantised network.
+#[derive(Clone)]
+pub struct Network {
+    /// One row of `HIDDEN` weights per input feature.
+    pub(crate) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    pub(crate) feature_bias: [i16; HIDDEN],
+    /// `[0]` for the side to move's accumulator, `[1]` for the other side's.
+    pub(crate) output_weights: [[i16; HIDDEN]; 2],
+    pub(crate) output_bias: i32,
+}
+
+/// The feature of `color`'s `piece` on `square`, from White's perspective: `(colour * 6 + piece)
+/// * 64 + square`. `perspective_feature` turns it into Black's.
+#[inline(always)]
+pub fn white_feature(color: Color, piece: Piece, square: Square) -> u16 {
+    ((color.index() * 6 + piece.index()) * 64 + square as usize) as u16
+}
+
+/// A White-perspective feature seen from `perspective`: Black sees the colours swapped and the
+/// board flipped.
+#[inline(always)]
+pub fn perspective_feature(white: u16, perspective: Color) -> usize {
+    match perspective {
+        Color::White => white as usize,
+        Color::Black => {
+            let flipped = (white ^ 56) as usize;
+            if flipped >= INPUTS / 2 {
+                flipped - INPUTS / 2
+            } else {
+                flipped + INPUTS / 2
+            }
+        }
+    }
+}
+
+/// Every piece of `pos` as a White-perspective feature.
+pub fn active_features(pos: &Position) -> impl Iterator<Item = u16> + '_ {
+    Color::ALL.into_iter().flat_map(move |color| {
+        Piece::ALL
+            .into_iter()
+            .flat_map(move |piece| pos.pieces(color, piece).into_iter().map(move |sq| white_feature(color, piece, sq)))
+    })
+}
+
+impl Network {
+    /// A network with every weight zero (its output is 0): a base for tests and the trainer.
+    pub fn zeroed() -> Network {
+        let rows = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+        Network {
+            feature_weights: rows.try_into().unwrap_or_else(|_| unreachable!("INPUTS rows")),
+            feature_bias: [0; HIDDEN],
+            output_weights: [[0; HIDDEN]; 2],
+            output_bias: 0,
+        }
+    }
+
+    /// The network shipped in the binary.
+    pub fn embedded() -> Network {
+        Network::from_bytes(EMBEDDED).expect("the embedded net is checked at compile time and by tests")
+    }
+
+    /// The evaluation in centipawns for the side to move, from both perspectives' accumulators.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        let ours = screlu_dot(acc.values(side_to_move), &self.output_weights[0]);
+        let theirs = screlu_dot(acc.values(!side_to_move), &self.output_weights[1]);
+        let sum = i64::from(ours / QA) + i64::from(theirs / QA) + i64::from(self.output_bias);
+        (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation of `pos` from a fresh accumulator (what the search's incremental
+    /// accumulators must always agree with).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.output(&Accumulator::refreshed(self, pos), pos.side_to_move())
+    }
+}
+
+/// `sum(clamp(v, 0, QA)^2 * w)` over one perspective. Output weights are clipped to +-1.98 in
+/// training, so |w| <= 254 and each term is at most 255^2 * 254 = 16,516,350; `HIDDEN` = 128 of
+/// them stay below 2^31.
+#[inline(always)]
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
+    let mut sum = 0i32;
+    for (&v, &w) in values.iter().zip(weights) {
+        let clipped = i32::from(v).clamp(0, QA);
+        sum += clipped * clipped * i32::from(w);
+    }
+    sum
+}
+
+/// The network every new search uses: the embedded one until `EvalFile` loads another.
+static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| RwLock::new(Arc::new(Network::embedded())));
+
+/// The network in use (searches take it once, at their start).
+pub fn current() -> Arc<Network> {
+    CURRENT.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Makes `net` the network of every later search.
+pub fn set_current(net: Network) {
+    *CURRENT.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(net);
+}
+
+/// Whether searches evaluate with the network (`UseNNUE`) or the hand-crafted evaluation. Off
+/// by default: the first net lost to the hand-crafted evaluation (docs/nnue.md).
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// The network a new search evaluates with, `None` for the hand-crafted evaluation.
+pub fn for_search() -> Option<Arc<Network>> {
+    ENABLED.load(Ordering::Relaxed).then(current)
+}
+
+/// Chooses the network (true) or the hand-crafted evaluation for later searches.
+pub fn set_enabled(enabled: bool) {
+    ENABLED.store(enabled, Ordering::Relaxed);
+}
+
+/// Back to the embedded network.
+pub fn reset_current() {
+    set_current(Network::embedded());
+}
+
+#[cfg(test)]
+mod unit_tests {
+    use super::*;
+
+    #[test]
+    fn black_sees_the_mirrored_board() {
+        let white = white_feature(Color::White, Piece::Knight, Square::G1);
+        let black = white_feature(Color::Black, Piece::Knight, Square::G8);
+        assert_eq!(perspective_feature(white, Color::Black), black as usize);
+        assert_eq!(perspective_feature(black, Color::Black), white as usize);
+        assert_eq!(perspective_feature(white, Color::White), white as usize);
+    }
+
+    #[test]
+    fn embedded_net_loads() {
+        let net = Network::embedded();
+        let start = net.evaluate(&Position::startpos());
+        assert!(start.abs() < 100, "start position scored {start}");
+    }
+}

@@ -1,0 +1,72 @@
+//! The search's accumulators, one per ply, updated lazily: making a move records only its
+//! `Delta`; evaluating a position applies the deltas since the nearest computed ancestor, or
+//! computes the accumulator from scratch where no ancestor is known (the root, a helper thread
+//! joining a split point).
+
+use super::{Accumulator, Delta, Network};
+use crate::position::Position;
+
+#[derive(Clone, Copy)]
+enum State {
+    /// `acc` is this ply's accumulator.
+    Computed,
+    /// This ply's position is its parent's changed by the delta; `acc` is stale.
+    Pending(Delta),
+    /// Nothing is known: compute from the position.
+    Unknown,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    acc: Accumulator,
+    state: State,
+}
+
+/// One accumulator per ply of the search path.
+pub struct AccumulatorStack {
+    slots: Vec<Slot>,
+}
+
+impl AccumulatorStack {
+    /// A stack for `plies` plies, every one unknown.
+    pub fn new(net: &Network, plies: usize) -> AccumulatorStack {
+        let acc = Accumulator::refreshed(net, &Position::startpos());
+        AccumulatorStack { slots: vec![Slot { acc, state: State::Unknown }; plies] }
+    }
+
+    /// Forgets every ply (a new root, or a path copied from another thread).
+    pub fn forget(&mut self) {
+        self.slots.iter_mut().for_each(|slot| slot.state = State::Unknown);
+    }
+
+    /// Records that the position at `ply` is `after`, one move (or a null move) from `before`
+    /// at `ply - 1`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, before: &Position, after: &Position) {
+        self.slots[ply].state = State::Pending(Delta::between(before, after));
+    }
+
+    /// The evaluation of `pos`, the position at `ply` of the current path.
+    #[inline]
+    pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
+        let mut base = ply;
+        loop {
+            match self.slots[base].state {
+                State::Computed => break,
+                State::Pending(_) if base > 0 => base -= 1,
+                _ => {
+                    self.slots[ply] = Slot { acc: Accumulator::refreshed(net, pos), state: State::Computed };
+                    base = ply;
+                    break;
+                }
+            }
+        }
+        for next in base + 1..=ply {
+            if let State::Pending(delta) = self.slots[next].state {
+                let acc = self.slots[next - 1].acc.updated(net, &delta);
+                self.slots[next] = Slot { acc, state: State::Computed };
+            }
+        }
+        net.output(&self.slots[ply].acc, pos.side_to_move())
+    }
+}

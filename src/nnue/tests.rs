@@ -1,0 +1,108 @@
+//! The network's invariants on a pseudo-random net (every weight non-zero somewhere, so a wrong
+//! feature or a missed update changes the output).
+
+use super::*;
+use crate::movegen::{generate_legal, MoveList};
+use crate::position::Variant;
+
+fn pseudo_random_net(seed: u64) -> Network {
+    let mut state = seed;
+    let mut next = |range: i64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as i64 % (2 * range + 1) - range) as i16
+    };
+    let mut net = Network::zeroed();
+    net.feature_weights.iter_mut().flatten().for_each(|w| *w = next(200));
+    net.feature_bias.iter_mut().for_each(|w| *w = next(100) + 100);
+    net.output_weights.iter_mut().flatten().for_each(|w| *w = next(250));
+    net.output_bias = i32::from(next(1000));
+    net
+}
+
+const STARTS: [(&str, Variant); 4] = [
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", Variant::Standard),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", Variant::Standard),
+    ("n1r2bkr/p1pppppp/1p6/8/8/1P6/P1PPPPPP/N1R2BKR w HChc - 0 1", Variant::Chess960),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", Variant::Standard),
+];
+
+/// Plays `games` random games of up to `plies` plies from each start, calling `check` with the
+/// position before and after every move (and after a null move now and then).
+fn random_games(games: u64, plies: usize, mut check: impl FnMut(&Position, &Position)) {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for (fen, variant) in STARTS {
+        for _ in 0..games {
+            let mut pos = Position::parse_fen(fen, variant).unwrap().position;
+            for _ in 0..plies {
+                let mut list = MoveList::new();
+                generate_legal(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let mut next = pos.clone();
+                if state.is_multiple_of(17) && !pos.is_check() {
+                    next.make_null_move();
+                } else {
+                    next.make_move(list[(state % list.len() as u64) as usize]);
+                }
+                check(&pos, &next);
+                pos = next;
+            }
+        }
+    }
+}
+
+#[test]
+fn incremental_updates_equal_a_full_refresh() {
+    let net = pseudo_random_net(1);
+    let mut moves = 0;
+    let mut acc = None;
+    random_games(250, 60, |before, after| {
+        let parent = match acc.take() {
+            Some((key, acc)) if key == before.key() => acc,
+            _ => Accumulator::refreshed(&net, before),
+        };
+        let updated = parent.updated(&net, &Delta::between(before, after));
+        assert_eq!(updated, Accumulator::refreshed(&net, after), "{} after {}", after.to_fen(), before.to_fen());
+        acc = Some((after.key(), updated));
+        moves += 1;
+    });
+    assert!(moves > 40_000, "only {moves} moves checked");
+}
+
+#[test]
+fn the_lazy_stack_equals_a_full_refresh() {
+    let net = pseudo_random_net(2);
+    let mut stack = AccumulatorStack::new(&net, 80);
+    let mut ply = 0;
+    let mut evaluated = 0;
+    random_games(50, 60, |before, after| {
+        if before.fullmove_number() == 1 && ply > 0 {
+            // A new game: its start is unknown to the stack.
+            ply = 0;
+            stack.forget();
+        }
+        stack.push(ply + 1, before, after);
+        ply += 1;
+        // Evaluate only every third position, so deltas pile up between evaluations.
+        if ply.is_multiple_of(3) {
+            assert_eq!(stack.evaluate(&net, after, ply), net.evaluate(after), "{}", after.to_fen());
+            evaluated += 1;
+        }
+    });
+    assert!(evaluated > 2_000);
+}
+
+#[test]
+fn colour_mirrored_positions_score_the_same() {
+    let net = pseudo_random_net(3);
+    let mut checked = 0;
+    random_games(40, 60, |_, after| {
+        assert_eq!(net.evaluate(after), net.evaluate(&after.mirrored()), "{}", after.to_fen());
+        checked += 1;
+    });
+    assert!(checked > 5_000);
+}

@@ -1,0 +1,180 @@
+//! `springer train`: fits the network (src/nnue) to Springer's own games on the CPU and writes a
+//! quantised net file.
+//!
+//! Data: `springer datagen` directories (every `chunk-*.bin`) and text files of the gen-0 format
+//! (`FEN | score | bestmove | result`, one position a line). The same filters apply to both:
+//! not in check, a quiet best move, no mate score, and (datagen) from the eighth searched ply on
+//! or (text) from move 5 on. The positions are shuffled once (seeded), 1 % is held out to report a
+//! validation loss, and the rest is trained in mini-batches with Adam.
+//!
+//! Loss: the squared difference of `sigmoid(output)` and the target `(1 - wdl) *
+//! sigmoid(score / SCALE) + wdl * result`, the result for the side to move (1, 0.5, 0).
+
+mod data;
+mod float_net;
+
+pub use data::{load, Entry, LoadError};
+pub use float_net::FloatNet;
+
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What `springer train` was asked for.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    /// Adam's step size at the first epoch; it decays exponentially to `lr * FINAL_LR_RATIO`.
+    pub lr: f32,
+    /// The game result's share of the target.
+    pub wdl: f32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+/// The step size at the last epoch, as a share of the first's.
+const FINAL_LR_RATIO: f32 = 0.05;
+/// The share of positions held out for the validation loss.
+const VALIDATION_SHARE: usize = 100;
+/// Adam's decay rates and epsilon.
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// Why training stopped early.
+#[derive(Debug)]
+pub enum TrainError {
+    Load(LoadError),
+    NoData,
+    Write(PathBuf, std::io::Error),
+    Threads(String),
+}
+
+impl std::fmt::Display for TrainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrainError::Load(e) => write!(f, "{e}"),
+            TrainError::NoData => write!(f, "no trainable positions in the data given"),
+            TrainError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
+            TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+        }
+    }
+}
+
+/// Adam's running moments for one parameter vector.
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(len: usize) -> Moments {
+        Moments { m: vec![0.0; len], v: vec![0.0; len] }
+    }
+
+    /// One Adam step of `params` along `grad`, then clipped to +-`limit`.
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32, t: i32, limit: f32) {
+        let correct1 = 1.0 - BETA1.powi(t);
+        let correct2 = 1.0 - BETA2.powi(t);
+        for (((p, &g), m), v) in params.iter_mut().zip(grad).zip(&mut self.m).zip(&mut self.v) {
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            let step = lr * (*m / correct1) / ((*v / correct2).sqrt() + EPSILON);
+            *p = (*p - step).clamp(-limit, limit);
+        }
+    }
+}
+
+/// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
+pub fn run(config: &Config) -> Result<(), TrainError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| TrainError::Threads(e.to_string()))?;
+    let started = Instant::now();
+    let mut entries = load(&config.data).map_err(TrainError::Load)?;
+    if entries.len() < 2 {
+        return Err(TrainError::NoData);
+    }
+    let mut rng = config.seed.max(1);
+    shuffle(&mut entries, &mut rng);
+    let held_out = (entries.len() / VALIDATION_SHARE).max(1);
+    let (validation, training) = entries.split_at(held_out);
+    eprintln!(
+        "train: {} positions ({} held out) loaded in {:.1} s",
+        entries.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut net = FloatNet::random(&mut rng);
+    let mut moments =
+        [Moments::new(net.w1.len()), Moments::new(net.b1.len()), Moments::new(net.w2.len()), Moments::new(1)];
+    let mut order: Vec<u32> = (0..training.len() as u32).collect();
+    let mut t = 0;
+    for epoch in 0..config.epochs {
+        let epoch_start = Instant::now();
+        let lr = config.lr * FINAL_LR_RATIO.powf(epoch as f32 / (config.epochs.max(2) - 1) as f32);
+        shuffle(&mut order, &mut rng);
+        let mut train_loss = 0.0;
+        for batch in order.chunks(config.batch) {
+            let (grad, loss) = pool.install(|| net.gradient(training, batch, config.wdl));
+            train_loss += loss;
+            t += 1;
+            let scale = 1.0 / batch.len() as f32;
+            let [m_w1, m_b1, m_w2, m_b2] = &mut moments;
+            let limit = FloatNet::WEIGHT_LIMIT;
+            m_w1.step(&mut net.w1, &scaled(&grad.w1, scale), lr, t, limit);
+            m_b1.step(&mut net.b1, &scaled(&grad.b1, scale), lr, t, f32::MAX);
+            m_w2.step(&mut net.w2, &scaled(&grad.w2, scale), lr, t, limit);
+            let mut b2 = [net.b2];
+            m_b2.step(&mut b2, &[grad.b2 * scale], lr, t, f32::MAX);
+            net.b2 = b2[0];
+        }
+        let all: Vec<u32> = (0..validation.len() as u32).collect();
+        let (_, validation_loss) = pool.install(|| net.gradient(validation, &all, config.wdl));
+        eprintln!(
+            "epoch {:>3}  lr {:.6}  train loss {:.6}  validation loss {:.6}  {:.1} s",
+            epoch + 1,
+            lr,
+            train_loss / training.len() as f64,
+            validation_loss / validation.len() as f64,
+            epoch_start.elapsed().as_secs_f64()
+        );
+    }
+    let bytes = net.quantised().to_bytes();
+    std::fs::File::create(&config.out)
+        .and_then(|mut f| f.write_all(&bytes))
+        .map_err(|e| TrainError::Write(config.out.clone(), e))?;
+    println!(
+        "wrote {} ({} bytes) after {} epochs in {:.0} s",
+        config.out.display(),
+        bytes.len(),
+        config.epochs,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn scaled(values: &[f32], scale: f32) -> Vec<f32> {
+    values.par_iter().map(|v| v * scale).collect()
+}
+
+/// xorshift64*: the trainer's only randomness, from `--seed`.
+pub(crate) fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+fn shuffle<T>(items: &mut [T], rng: &mut u64) {
+    for i in (1..items.len()).rev() {
+        let j = (next_random(rng) % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
