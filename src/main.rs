@@ -39,10 +39,53 @@ enum Command {
         /// Make every leaf move instead of counting the last ply (what a search pays per node).
         #[arg(long)]
         full: bool,
+        /// Cache subtree counts in a table of this many MB (for deep counts; a full 64-bit key
+        /// check, see src/perft/hashed.rs for the risk of a false hit).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        hash: Option<u64>,
         /// Read the FEN as Chess960 (X-FEN or Shredder-FEN castling; castling moves written
         /// king-takes-rook). Without it, castling rights standard chess cannot have are dropped.
         #[arg(long)]
         chess960: bool,
+    },
+    /// Split a perft into work units: the distinct positions PLIES deep, each with its
+    /// multiplicity and the depth left, written as one checksummed file.
+    PerftSplit {
+        /// The total perft depth.
+        depth: u32,
+        /// Plies split off at the root (the units are the positions this deep).
+        #[arg(long)]
+        plies: u32,
+        /// The root position (default: the start position).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+        /// Read the FEN as Chess960.
+        #[arg(long)]
+        chess960: bool,
+        /// The units file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Count work units of a units file; prints one checked `result` line per unit.
+    PerftUnit {
+        /// The units file (from perft-split).
+        units: PathBuf,
+        /// The unit numbers to count (`7`, or a range `0-99`).
+        #[arg(required = true)]
+        indices: Vec<String>,
+        /// Hash table MB for each unit's hashed perft.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+        hash: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Check that every unit of a units file came back exactly once and sum them.
+    PerftMerge {
+        /// The units file.
+        units: PathBuf,
+        /// Files of result lines (default: standard input).
+        results: Vec<PathBuf>,
     },
     /// Search the bench positions to a fixed depth (one thread, fresh table each); ends with
     /// `Nodes searched: N` and `Nodes/second: M`.
@@ -209,9 +252,14 @@ fn main() -> ExitCode {
                 Err(e) => bad_input(format!("cannot write the bench output: {e}")),
             }
         }
-        Some(Command::Perft { depth, fen, divide, threads, full, chess960 }) => {
-            run_perft(&PerftRun { depth, fen, divide, threads, full, variant: variant(chess960) })
+        Some(Command::Perft { depth, fen, divide, threads, full, hash, chess960 }) => {
+            run_perft(&PerftRun { depth, fen, divide, threads, full, hash, variant: variant(chess960) })
         }
+        Some(Command::PerftSplit { depth, plies, fen, chess960, out }) => {
+            run_perft_split(depth, plies, &fen, variant(chess960), &out)
+        }
+        Some(Command::PerftUnit { units, indices, hash, threads }) => run_perft_unit(&units, &indices, hash, threads),
+        Some(Command::PerftMerge { units, results }) => run_perft_merge(&units, &results),
         Some(Command::Tune { data, positions, epochs, learning_rate, result_weight, regularization, out }) => {
             let config = springer::tune::TuneConfig { positions, epochs, learning_rate, result_weight, regularization };
             run_tune(&data, &config, &out)
@@ -295,11 +343,12 @@ struct PerftRun {
     divide: bool,
     threads: usize,
     full: bool,
+    hash: Option<u64>,
     variant: Variant,
 }
 
 fn run_perft(run: &PerftRun) -> ExitCode {
-    let PerftRun { depth, divide, threads, full, variant, .. } = *run;
+    let PerftRun { depth, divide, threads, full, hash, variant, .. } = *run;
     let pos = match parse_fen(&run.fen, variant) {
         Ok(pos) => pos,
         Err(e) => return bad_input(e),
@@ -318,6 +367,8 @@ fn run_perft(run: &PerftRun) -> ExitCode {
         counts.iter().map(|(_, n)| n).sum()
     } else if full {
         perft::perft_full(&pos, depth)
+    } else if let Some(mb) = hash {
+        perft::perft_hashed_parallel(&pos, depth, &perft::PerftTable::new(mb as usize), &pool)
     } else {
         perft::perft_parallel(&pos, depth, &pool)
     };
@@ -326,6 +377,99 @@ fn run_perft(run: &PerftRun) -> ExitCode {
     println!("Time: {seconds:.3} s");
     println!("Speed: {:.1} Mnps", mnps(nodes, seconds));
     ExitCode::SUCCESS
+}
+
+fn read_units(path: &std::path::Path) -> Result<(perft::split::Split, u64), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    perft::split::Split::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run_perft_split(depth: u32, plies: u32, fen: &str, variant: Variant, out: &std::path::Path) -> ExitCode {
+    let pos = match parse_fen(fen, variant) {
+        Ok(pos) => pos,
+        Err(e) => return bad_input(e),
+    };
+    let split = match perft::split::Split::new(&pos, variant, depth, plies) {
+        Ok(split) => split,
+        Err(e) => return bad_input(e),
+    };
+    if let Err(e) = std::fs::write(out, split.to_text()) {
+        return bad_input(format!("cannot write {}: {e}", out.display()));
+    }
+    let orders: u64 = split.units.iter().map(|u| u.multiplicity).sum();
+    println!(
+        "{} units ({orders} move orders) of depth {} written to {}",
+        split.units.len(),
+        depth - plies,
+        out.display()
+    );
+    ExitCode::SUCCESS
+}
+
+/// `7` or `0-99`.
+fn unit_indices(spec: &str) -> Option<std::ops::RangeInclusive<usize>> {
+    match spec.split_once('-') {
+        Some((a, b)) => Some(a.parse().ok()?..=b.parse().ok()?),
+        None => spec.parse().ok().map(|i| i..=i),
+    }
+}
+
+fn run_perft_unit(units: &std::path::Path, indices: &[String], hash: u64, threads: usize) -> ExitCode {
+    let (split, checksum) = match read_units(units) {
+        Ok(read) => read,
+        Err(e) => return bad_input(e),
+    };
+    let pool = match make_pool(threads) {
+        Ok(pool) => pool,
+        Err(code) => return code,
+    };
+    let mut ranges = Vec::new();
+    for spec in indices {
+        match unit_indices(spec) {
+            Some(range) => ranges.push(range),
+            None => return bad_input(format!("'{spec}' is not a unit number or a range like 0-99")),
+        }
+    }
+    let table = perft::PerftTable::new(hash as usize);
+    for index in ranges.into_iter().flatten() {
+        match perft::split::run_unit(&split, index, &table, &pool) {
+            Ok(count) => println!("{}", perft::split::result_line(checksum, index, count)),
+            Err(e) => return bad_input(e),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_perft_merge(units: &std::path::Path, results: &[PathBuf]) -> ExitCode {
+    let (split, checksum) = match read_units(units) {
+        Ok(read) => read,
+        Err(e) => return bad_input(e),
+    };
+    let mut text = String::new();
+    if results.is_empty() {
+        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut text) {
+            return bad_input(format!("cannot read the results from standard input: {e}"));
+        }
+    }
+    for path in results {
+        match std::fs::read_to_string(path) {
+            Ok(part) => {
+                text.push_str(&part);
+                text.push('\n');
+            }
+            Err(e) => return bad_input(format!("cannot read {}: {e}", path.display())),
+        }
+    }
+    match perft::split::merge(&split, checksum, &text) {
+        Ok(total) => {
+            println!("perft {} of {}: {total}", split.depth, split.root);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn run_datagen(config: &springer::datagen::Config) -> ExitCode {

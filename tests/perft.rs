@@ -81,3 +81,39 @@ fn split_and_full_perft_equal_serial_perft() {
         assert_eq!(divide(&pos, 4, &pool).iter().map(|(_, n)| n).sum::<u64>(), serial, "{}", case.fen);
     }
 }
+
+/// Distributed perft through the binary: split, count every unit, merge to the plain count; a
+/// deleted unit and a duplicated one make the merge fail and name the unit.
+#[test]
+fn perft_split_unit_merge_through_the_binary() {
+    let bin = env!("CARGO_BIN_EXE_springer");
+    let dir = std::env::temp_dir().join(format!("springer-perft-split-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let units = dir.join("units.txt");
+    let run = |args: &[&str]| std::process::Command::new(bin).args(args).output().expect("run springer");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let units_path = units.to_str().expect("utf-8 path");
+    let split = run(&["perft-split", "4", "--plies", "2", "--fen", kiwipete, "--out", units_path]);
+    assert!(split.status.success(), "{split:?}");
+    let said = String::from_utf8_lossy(&split.stdout).to_string();
+    let count: usize = said.split_whitespace().next().and_then(|n| n.parse().ok()).expect("the unit count");
+    let rest = format!("10-{}", count - 1);
+    let counted = run(&["perft-unit", units_path, "0-9", &rest, "--hash", "4"]);
+    assert!(counted.status.success());
+    let results = String::from_utf8(counted.stdout).expect("utf-8");
+    let results_path = dir.join("results.txt");
+    std::fs::write(&results_path, &results).expect("write results");
+    let merged = run(&["perft-merge", units_path, results_path.to_str().expect("utf-8")]);
+    assert!(String::from_utf8_lossy(&merged.stdout).ends_with(": 4085603\n"), "{merged:?}");
+    let lines: Vec<&str> = results.lines().collect();
+    for (broken, message) in [
+        (lines[1..].join("\n"), "unit 0 is missing"),
+        (format!("{}\n{}", results, lines[5]), "unit 5 came back 2 times"),
+    ] {
+        std::fs::write(&results_path, broken).expect("write results");
+        let merged = run(&["perft-merge", units_path, results_path.to_str().expect("utf-8")]);
+        assert_eq!(merged.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&merged.stderr).contains(message), "{merged:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

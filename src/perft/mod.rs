@@ -8,6 +8,18 @@ use crate::threads::WorkerPool;
 use crate::types::Move;
 use rayon::prelude::*;
 
+pub mod hashed;
+pub mod split;
+
+pub use hashed::{perft_hashed, perft_hashed_parallel, PerftTable};
+
+/// The legal moves of `pos`.
+fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_legal(pos, &mut list);
+    list
+}
+
 /// The number of leaves `depth` plies below `pos`, counting the last ply by popcount.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     count_leaves::<true>(pos, depth)
