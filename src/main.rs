@@ -176,6 +176,9 @@ enum Command {
         /// Seed of the shuffles and the initial weights.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also train on each position without castling rights mirrored left to right.
+        #[arg(long)]
+        mirror: bool,
     },
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
@@ -277,7 +280,7 @@ fn main() -> ExitCode {
             };
             run_datagen(&config)
         }
-        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed }) => {
+        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror }) => {
             if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
                 return bad_input("--lr must be positive and --wdl within 0..1");
             }
@@ -290,6 +293,7 @@ fn main() -> ExitCode {
                 wdl,
                 threads: threads as usize,
                 seed,
+                mirror,
             };
             match springer::train::run(&config) {
                 Ok(()) => ExitCode::SUCCESS,

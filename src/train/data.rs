@@ -3,7 +3,7 @@
 
 use crate::datagen::format::{decode_chunk, FormatError, Sample};
 use crate::nnue::active_features;
-use crate::position::Position;
+use crate::position::{CastlingRights, Position};
 use crate::search::tt::MATE_BOUND;
 use crate::types::Color;
 use std::fmt;
@@ -21,12 +21,21 @@ pub struct Entry {
     pub white_to_move: bool,
     pub score: i16,
     pub result_halves: u8,
+    /// No castling rights: the left-right mirror is the same position for the net.
+    pub mirrorable: bool,
 }
 
 impl Entry {
     /// The entry for `pos` with `score` (side to move) and White's result in halves (0, 1, 2).
     pub fn new(pos: &Position, score: i16, white_result_halves: u8) -> Entry {
-        let mut entry = Entry { features: [0; 32], len: 0, white_to_move: true, score, result_halves: 0 };
+        let mut entry = Entry {
+            features: [0; 32],
+            len: 0,
+            white_to_move: true,
+            score,
+            result_halves: 0,
+            mirrorable: pos.castling_rights() == CastlingRights::NONE,
+        };
         for feature in active_features(pos) {
             entry.features[usize::from(entry.len)] = feature;
             entry.len += 1;
@@ -34,6 +43,13 @@ impl Entry {
         entry.white_to_move = pos.side_to_move() == Color::White;
         entry.result_halves = if entry.white_to_move { white_result_halves } else { 2 - white_result_halves };
         entry
+    }
+
+    /// The same entry with the board mirrored left to right (a feature's file is its low 3 bits).
+    pub fn mirrored(&self) -> Entry {
+        let mut mirrored = *self;
+        mirrored.features.iter_mut().for_each(|f| *f ^= 7);
+        mirrored
     }
 
     /// The pieces, as White-perspective features.
@@ -60,9 +76,21 @@ impl fmt::Display for LoadError {
     }
 }
 
-/// Every trainable position in `paths`: directories of datagen chunks or text files.
-pub fn load(paths: &[PathBuf]) -> Result<Vec<Entry>, LoadError> {
+/// Every trainable position in `paths`: directories of datagen chunks or text files. With
+/// `mirror`, each position without castling rights is added a second time with the board
+/// mirrored left to right (files a-h swapped), which changes nothing the net can see but the
+/// files.
+pub fn load(paths: &[PathBuf], mirror: bool) -> Result<Vec<Entry>, LoadError> {
     let mut entries = Vec::new();
+    load_all(paths, &mut entries)?;
+    if mirror {
+        let mirrored: Vec<Entry> = entries.iter().filter(|e| e.mirrorable).map(Entry::mirrored).collect();
+        entries.extend(mirrored);
+    }
+    Ok(entries)
+}
+
+fn load_all(paths: &[PathBuf], entries: &mut Vec<Entry>) -> Result<(), LoadError> {
     for path in paths {
         if path.is_dir() {
             let mut chunks: Vec<PathBuf> = std::fs::read_dir(path)
@@ -72,13 +100,13 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Entry>, LoadError> {
                 .collect();
             chunks.sort();
             for chunk in chunks {
-                load_chunk(&chunk, &mut entries)?;
+                load_chunk(&chunk, entries)?;
             }
         } else {
-            load_text(path, &mut entries)?;
+            load_text(path, entries)?;
         }
     }
-    Ok(entries)
+    Ok(())
 }
 
 fn load_chunk(path: &Path, entries: &mut Vec<Entry>) -> Result<(), LoadError> {
@@ -124,4 +152,24 @@ fn load_text(path: &Path, entries: &mut Vec<Entry>) -> Result<(), LoadError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mirrored_entry_is_the_mirrored_board() {
+        let entry = |fen: &str| Entry::new(&Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}")), 35, 2);
+        let original = entry("4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 1");
+        let by_hand = entry("3k4/8/8/4n3/8/8/6P1/R2K4 b - - 0 1");
+        let mut mirrored = original.mirrored().features().to_vec();
+        let mut expected = by_hand.features().to_vec();
+        mirrored.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(mirrored, expected);
+        assert!(original.mirrorable);
+        assert!(!entry(crate::position::START_FEN).mirrorable);
+        assert_eq!((original.score, original.result_halves, original.white_to_move), (35, 0, false));
+    }
 }

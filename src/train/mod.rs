@@ -34,6 +34,8 @@ pub struct Config {
     pub wdl: f32,
     pub threads: usize,
     pub seed: u64,
+    /// Add left-right mirrored copies of positions without castling rights.
+    pub mirror: bool,
 }
 
 /// The step size at the last epoch, as a share of the first's.
@@ -96,7 +98,7 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
         .build()
         .map_err(|e| TrainError::Threads(e.to_string()))?;
     let started = Instant::now();
-    let mut entries = load(&config.data).map_err(TrainError::Load)?;
+    let mut entries = load(&config.data, config.mirror).map_err(TrainError::Load)?;
     if entries.len() < 2 {
         return Err(TrainError::NoData);
     }
