@@ -62,6 +62,9 @@ impl Delta {
 }
 
 impl Accumulator {
+    /// All zero: a placeholder until a slot is computed.
+    pub(super) const ZERO: Accumulator = Accumulator { values: [[0; HIDDEN]; 2] };
+
     /// The accumulator of `pos` computed from scratch.
     pub fn refreshed(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator { values: [net.feature_bias; 2] };

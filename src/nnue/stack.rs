@@ -29,9 +29,8 @@ pub struct AccumulatorStack {
 
 impl AccumulatorStack {
     /// A stack for `plies` plies, every one unknown.
-    pub fn new(net: &Network, plies: usize) -> AccumulatorStack {
-        let acc = Accumulator::refreshed(net, &Position::startpos());
-        AccumulatorStack { slots: vec![Slot { acc, state: State::Unknown }; plies] }
+    pub fn new(plies: usize) -> AccumulatorStack {
+        AccumulatorStack { slots: vec![Slot { acc: Accumulator::ZERO, state: State::Unknown }; plies] }
     }
 
     /// Forgets every ply (a new root, or a path copied from another thread).

@@ -76,7 +76,7 @@ fn incremental_updates_equal_a_full_refresh() {
 #[test]
 fn the_lazy_stack_equals_a_full_refresh() {
     let net = pseudo_random_net(2);
-    let mut stack = AccumulatorStack::new(&net, 80);
+    let mut stack = AccumulatorStack::new(80);
     let mut ply = 0;
     let mut evaluated = 0;
     random_games(50, 60, |before, after| {

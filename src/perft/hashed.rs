@@ -13,7 +13,6 @@ use crate::movegen::{generate, AllMoves, MoveSink};
 use crate::position::{CheckInfo, Position};
 use crate::threads::WorkerPool;
 use crate::types::Move;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts below this depth are not cached (bulk counting is cheaper than a lookup).
@@ -108,18 +107,7 @@ pub fn perft_hashed_parallel(pos: &Position, depth: u32, table: &PerftTable, poo
     if pool.threads() <= 1 || depth < 4 {
         return perft_hashed(pos, depth, table);
     }
-    pool.install(|| {
-        super::legal_moves(pos)
-            .par_iter()
-            .map(|&mv| {
-                let child = pos.after(mv);
-                super::legal_moves(&child)
-                    .par_iter()
-                    .map(|&reply| perft_hashed(&child.after(reply), depth - 2, table))
-                    .sum::<u64>()
-            })
-            .sum()
-    })
+    pool.install(|| super::split_two_plies(pos, depth, |child, left| perft_hashed(child, left, table)))
 }
 
 #[cfg(test)]

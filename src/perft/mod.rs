@@ -63,8 +63,7 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
 
 /// Each legal move with the perft count below it (`depth - 1` plies), in generation order.
 pub fn divide(pos: &Position, depth: u32, pool: &WorkerPool) -> Vec<(Move, u64)> {
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
+    let list = legal_moves(pos);
     pool.install(|| list.par_iter().map(|&mv| (mv, perft_split(&pos.after(mv), depth.saturating_sub(1)))).collect())
 }
 
@@ -81,14 +80,17 @@ fn perft_split(pos: &Position, depth: u32) -> u64 {
     if depth < 4 {
         return perft(pos, depth);
     }
-    let mut list = MoveList::new();
-    generate_legal(pos, &mut list);
-    list.par_iter()
+    split_two_plies(pos, depth, perft)
+}
+
+/// `count` summed over every position two plies below `pos` (`depth - 2` plies left), one task
+/// per move pair on the current rayon pool.
+fn split_two_plies(pos: &Position, depth: u32, count: impl Fn(&Position, u32) -> u64 + Sync) -> u64 {
+    legal_moves(pos)
+        .par_iter()
         .map(|&mv| {
             let child = pos.after(mv);
-            let mut replies = MoveList::new();
-            generate_legal(&child, &mut replies);
-            replies.par_iter().map(|&reply| perft(&child.after(reply), depth - 2)).sum::<u64>()
+            legal_moves(&child).par_iter().map(|&reply| count(&child.after(reply), depth - 2)).sum::<u64>()
         })
         .sum()
 }

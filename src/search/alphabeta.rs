@@ -119,8 +119,14 @@ struct Evaluator {
 impl Evaluator {
     fn new() -> Evaluator {
         let net = nnue::for_search();
-        let accumulators = AccumulatorStack::new(&nnue::current(), MAX_PLY + 4);
-        Evaluator { net, accumulators }
+        // The hand-crafted evaluation needs no accumulators.
+        let plies = if net.is_some() { MAX_PLY + 4 } else { 0 };
+        Evaluator { net, accumulators: AccumulatorStack::new(plies) }
+    }
+
+    /// Forgets the accumulators of the path (a new root, or a path taken from another thread).
+    fn forget(&mut self) {
+        self.accumulators.forget();
     }
 
     /// Records the move from `before` (at `ply`) to `after` (at `ply + 1`).
@@ -334,7 +340,7 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.root_move_nodes.clear();
         self.root_best = None;
-        self.evaluator.accumulators.forget();
+        self.evaluator.forget();
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
     }
 
@@ -827,7 +833,7 @@ impl<'a> Worker<'a> {
     /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
     fn help_at(&mut self, point: &Arc<SplitPoint>) {
         let ply = point.node.ply;
-        self.evaluator.accumulators.forget();
+        self.evaluator.forget();
         self.keys.truncate(self.root_len);
         self.keys.extend_from_slice(&point.node.path_keys);
         self.stack[..=ply].copy_from_slice(&point.node.stack);
@@ -871,7 +877,7 @@ impl<'a> Worker<'a> {
 
     /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
     pub fn quiescence_root(&mut self, pos: &Position) -> i32 {
-        self.evaluator.accumulators.forget();
+        self.evaluator.forget();
         self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
     }
 
