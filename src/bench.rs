@@ -67,6 +67,7 @@ pub fn run(depth: i32, threads: usize, out: &mut dyn Write) -> std::io::Result<B
             history: &[],
             move_overhead_ms: 0,
             pool: pool.as_ref(),
+            tablebases: None,
         };
         let start = Instant::now();
         let result = search(&pos, &Limits::depth(depth), context, &mut |_| {});

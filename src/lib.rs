@@ -11,6 +11,7 @@ pub mod threads;
 pub mod perft;
 pub mod eval;
 pub mod nnue;
+pub mod tb;
 pub mod search;
 pub mod bench;
 pub mod datagen;

@@ -87,6 +87,15 @@ enum Command {
         /// Files of result lines (default: standard input).
         results: Vec<PathBuf>,
     },
+    /// Probe the Syzygy tables: a position's WDL, DTZ and DTZ-optimal move.
+    Probe {
+        /// The position, as FEN.
+        #[arg(long)]
+        fen: String,
+        /// Directories holding the tables (separated by ':'; ';' on Windows).
+        #[arg(long)]
+        syzygy: String,
+    },
     /// Search the bench positions to a fixed depth (one thread, fresh table each); ends with
     /// `Nodes searched: N` and `Nodes/second: M`.
     Bench {
@@ -263,6 +272,7 @@ fn main() -> ExitCode {
         }
         Some(Command::PerftUnit { units, indices, hash, threads }) => run_perft_unit(&units, &indices, hash, threads),
         Some(Command::PerftMerge { units, results }) => run_perft_merge(&units, &results),
+        Some(Command::Probe { fen, syzygy }) => run_probe(&fen, &syzygy),
         Some(Command::Tune { data, positions, epochs, learning_rate, result_weight, regularization, out }) => {
             let config = springer::tune::TuneConfig { positions, epochs, learning_rate, result_weight, regularization };
             run_tune(&data, &config, &out)
@@ -440,6 +450,43 @@ fn run_perft_unit(units: &std::path::Path, indices: &[String], hash: u64, thread
             Ok(count) => println!("{}", perft::split::result_line(checksum, index, count)),
             Err(e) => return bad_input(e),
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `springer probe`: prints `wdl`, `dtz` and `bestmove` lines; exit 2 for bad input, 1 when the
+/// position's table is missing.
+fn run_probe(fen: &str, dirs: &str) -> ExitCode {
+    let pos = match Position::from_fen(fen) {
+        Ok(pos) => pos,
+        Err(e) => return bad_input(format!("bad FEN: {e}")),
+    };
+    if pos.castling_rights() != springer::position::CastlingRights::NONE {
+        return bad_input("positions with castling rights are not in the tables");
+    }
+    let (tables, problems) = springer::tb::Tablebases::open(dirs);
+    for problem in problems {
+        eprintln!("warning: {problem}");
+    }
+    let Some(tables) = tables else {
+        return bad_input(format!("no Syzygy tables found in {dirs}"));
+    };
+    let (wdl, dtz) = match (tables.probe_wdl(&pos), tables.probe_dtz(&pos)) {
+        (Some(wdl), Some(dtz)) => (wdl, dtz),
+        _ => {
+            for warning in tables.take_warnings() {
+                eprintln!("error: {warning}");
+            }
+            let pieces = pos.occupied().count();
+            eprintln!("error: no usable table for this position ({pieces} pieces; {})", tables.summary());
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("wdl {}", wdl.name());
+    println!("dtz {dtz}");
+    match tables.best_move(&pos) {
+        Some((mv, _)) => println!("bestmove {mv}"),
+        None => println!("bestmove (none)"),
     }
     ExitCode::SUCCESS
 }

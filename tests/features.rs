@@ -38,6 +38,10 @@ fn every_option_is_declared_with_its_type() {
         ("BookFile", "string"),
         ("UseNNUE", "check"),
         ("EvalFile", "string"),
+        ("SyzygyPath", "string"),
+        ("SyzygyProbeDepth", "spin"),
+        ("Syzygy50MoveRule", "check"),
+        ("SyzygyProbeLimit", "spin"),
     ] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type {kind}"))), "{name}");
     }
@@ -236,4 +240,78 @@ fn ponderhit_and_stop_end_a_ponder_search_with_one_legal_bestmove() {
     e.send("isready");
     let after = e.until("readyok", Duration::from_secs(2));
     assert!(!after.iter().any(|l| l.starts_with("bestmove")), "{after:?}");
+}
+
+/// The committed test tables (a subset of the 3-4 piece set; `../shared/syzygy` has them all).
+fn fixture_tables() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy").to_string()
+}
+
+#[test]
+fn syzygy_tables_settle_wins_draws_and_losses_through_uci() {
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value /nonexistent/tables");
+    let lines = e.until("info string error: SyzygyPath", Duration::from_secs(5));
+    assert!(lines.iter().any(|l| l.contains("cannot read Syzygy directory /nonexistent/tables")), "{lines:?}");
+    e.send(&format!("setoption name SyzygyPath value {}", fixture_tables()));
+    let lines = e.until("info string Syzygy", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("up to 4 pieces")), "{lines:?}");
+    // (FEN, expected: 1 won, 0 drawn, -1 lost for the side to move, a best move's result kept).
+    for (fen, expected) in [
+        ("8/8/8/8/8/2k5/8/KR6 w - - 0 1", 1),    // KRvK, won
+        ("8/8/8/8/8/2k5/8/KR6 b - - 0 1", -1),   // KRvK, lost
+        ("8/8/8/3k4/8/3K4/3P4/8 w - - 0 1", 0),  // KPvK, drawn (the king cannot get in front)
+        ("8/8/3k4/8/8/3K4/3P4/8 w - - 0 1", 1),  // KPvK, won: opposition
+        ("3rk3/8/8/8/8/8/8/R3K3 w - - 0 1", 0),  // KRvKR, drawn (no castling rights)
+        ("8/8/8/8/2k5/8/1p6/3K4 w - - 0 1", 0),  // KvKP, drawn: the king reaches b1
+        ("8/8/8/8/8/2k5/1p6/3K4 w - - 0 1", -1), // KvKP, lost: the pawn queens
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go movetime 300");
+        let lines = e.until("bestmove", Duration::from_secs(10));
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+        let score: i32 = field(last, "cp").and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+            // A proven mate shows as `mate N`.
+            let n: i32 = field(last, "mate").and_then(|s| s.parse().ok()).expect("cp or mate");
+            n.signum() * 30_000
+        });
+        let found = if score >= 20_000 {
+            1
+        } else if score <= -20_000 {
+            -1
+        } else {
+            0
+        };
+        assert_eq!(found, expected, "{fen}: {last}");
+        assert!(field(last, "tbhits").is_some_and(|n| n != "0"), "{fen}: {last}");
+        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).expect("bestmove");
+        assert!(legal(fen, false).contains(&best.to_string()), "{fen}: {best}");
+    }
+}
+
+#[test]
+fn probe_prints_wdl_dtz_and_a_best_move() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(args).output().expect("run springer");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let tables = fixture_tables();
+    // python-chess: KRvK with White to move here is a win with DTZ 27.
+    let (code, out, _) = run(&["probe", "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1", "--syzygy", &tables]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("wdl win\ndtz 27\nbestmove "), "{out}");
+    let (code, _, err) = run(&["probe", "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1", "--syzygy", "/nonexistent"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no Syzygy tables found"), "{err}");
+    let (code, _, err) = run(&["probe", "--fen", "not a fen", "--syzygy", &tables]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("bad FEN"), "{err}");
+    // Five pieces: no such table among the fixtures.
+    let (code, _, err) = run(&["probe", "--fen", "8/8/8/8/8/2k5/8/KRRB4 b - - 0 1", "--syzygy", &tables]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("no usable table"), "{err}");
 }

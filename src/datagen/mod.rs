@@ -172,6 +172,7 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
             history: &keys,
             move_overhead_ms: 0,
             pool: None,
+            tablebases: None,
         };
         let found = search(&pos, &limits, context, &mut |_| {});
         let score = found.score;

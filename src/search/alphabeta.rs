@@ -14,9 +14,13 @@ use super::pruning::{
 use super::see::{captured_value, see_ge};
 use super::split::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint, MAX_SPLIT_NESTING, SPLIT_MIN_DEPTH};
 use super::stack::Ply;
+use super::tablebase::{self, TbSettings, TB_WIN_BOUND};
 use super::time::TimeManager;
 use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, MATE, MATE_BOUND, NO_EVAL};
 use super::{SearchControl, INFINITY, MAX_PLY};
+
+/// How much deeper than the node a tablebase result is stored in the TT: it is exact at any depth.
+const TB_DEPTH_BONUS: i32 = 6;
 use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
 use crate::nnue::{self, AccumulatorStack, Network};
@@ -211,6 +215,10 @@ pub struct Worker<'a> {
     root_filter: Vec<Move>,
     /// Set when the search must unwind: results after it are meaningless.
     pub stopped: bool,
+    /// Syzygy tables to probe below the root (`None`: do not probe).
+    tablebases: Option<TbSettings>,
+    /// Tablebase probes below the root that gave a result.
+    pub tb_hits: u64,
     /// While false (depth 1), stop requests wait so that a legal best move always exists.
     pub may_stop: bool,
 }
@@ -251,7 +259,15 @@ impl<'a> Worker<'a> {
             root_best: None,
             stopped: false,
             may_stop: false,
+            tablebases: None,
+            tb_hits: 0,
         }
+    }
+
+    /// The worker probing `tablebases` below the root.
+    pub fn with_tablebases(mut self, tablebases: Option<TbSettings>) -> Worker<'a> {
+        self.tablebases = tablebases;
+        self
     }
 
     /// The principal variation of the last completed root search.
@@ -434,6 +450,11 @@ impl<'a> Worker<'a> {
         if let Some(score) = tt_entry.and_then(|entry| tt_cutoff::<PV>(pos, &node, entry)) {
             return score;
         }
+        if ply > 0 {
+            if let Some(score) = self.tablebase_cutoff(pos, &node) {
+                return score;
+            }
+        }
         let eval = self.static_eval(pos, &node, tt_entry);
         self.stack[ply + 1].killers = [Move::NULL; 2];
         if !PV && !node.in_check {
@@ -480,6 +501,37 @@ impl<'a> Worker<'a> {
         node.alpha = node.alpha.max(-MATE + node.ply as i32);
         node.beta = node.beta.min(MATE - node.ply as i32 - 1);
         (node.alpha >= node.beta).then_some(node.alpha)
+    }
+
+    /// Syzygy: a node the tables cover (see `tablebase::probes_node`) is settled by its WDL when
+    /// the result's bound allows it (a win is a lower bound, a loss an upper one, a draw exact);
+    /// the result goes to the TT deeper than any search would.
+    fn tablebase_cutoff(&mut self, pos: &Position, node: &Node) -> Option<i32> {
+        let tb = self.tablebases.as_ref()?;
+        if !tablebase::probes_node(tb, pos, node.depth) {
+            return None;
+        }
+        let wdl = tb.tables.probe_wdl(pos)?;
+        self.tb_hits += 1;
+        let score = tablebase::wdl_score(wdl, tb.rule50, node.ply);
+        let bound = if score >= TB_WIN_BOUND {
+            Bound::Lower
+        } else if score <= -TB_WIN_BOUND {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        let settled = match bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= node.beta,
+            Bound::Upper => score <= node.alpha,
+        };
+        if settled {
+            let depth = (node.depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+            self.tt.store(node.key, Move::NULL, score_to_tt(score, node.ply), NO_EVAL, depth, bound);
+            return Some(score);
+        }
+        None
     }
 
     /// The static evaluation, sharpened by the TT score, and whether it is improving; records

@@ -10,6 +10,7 @@ mod split;
 mod alphabeta;
 mod root;
 pub mod strength;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 
@@ -21,6 +22,7 @@ use alphabeta::Worker;
 use ordering::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use tablebase::TbSettings;
 use time::{IterationStats, Limits, TimeManager};
 use tt::{TranspositionTable, MATE, MATE_BOUND};
 
@@ -109,6 +111,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Table usage in permille.
     pub hashfull: usize,
+    /// Tablebase probes that gave a result (root moves included).
+    pub tbhits: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
 }
@@ -153,6 +157,8 @@ pub struct SearchContext<'a> {
     pub move_overhead_ms: u64,
     /// The threads of the parallel search (`None`, or a one-thread pool: a single-threaded search).
     pub pool: Option<&'a WorkerPool>,
+    /// Syzygy tables and their options, if `SyzygyPath` found any.
+    pub tablebases: Option<&'a TbSettings>,
 }
 
 /// A mate score in moves (positive: the side to move mates), if `score` is one.
@@ -181,8 +187,24 @@ pub fn search(
     let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, game_ply, start);
     let mut legal = MoveList::new();
     generate_legal(root, &mut legal);
-    let filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
+    let mut filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
     let mut root_moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
+    // In the tables, only the moves that keep the best tablebase result are searched.
+    let ranking = context.tablebases.and_then(|tb| tablebase::rank_root_moves(tb, root, &root_moves, context.history));
+    if let Some(ranking) = &ranking {
+        root_moves.clone_from(&ranking.best);
+        filter.clone_from(&ranking.best);
+    }
+    let probe_below = ranking.as_ref().is_none_or(|r| r.probe_below);
+    let tb_settings = context.tablebases.filter(|_| probe_below);
+    let root_tb_hits = ranking.as_ref().map_or(0, |r| r.scores.len() as u64);
+    // A root in the tables shows its tablebase score unless the search proves a mate.
+    let shown_score = |mv: Option<&Move>, score: i32| -> i32 {
+        match (&ranking, mv) {
+            (Some(ranking), Some(&mv)) if score.abs() < MATE_BOUND => ranking.score_of(mv).unwrap_or(score),
+            _ => score,
+        }
+    };
     let Some(&first) = root_moves.first() else {
         let score = if root.is_check() { -MATE } else { 0 };
         return SearchResult {
@@ -206,6 +228,7 @@ pub fn search(
         .take(threads)
         .map(|histories| {
             Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
+                .with_tablebases(tb_settings.cloned())
         })
         .collect();
     if threads > 1 {
@@ -222,6 +245,7 @@ pub fn search(
     let mut scores: Vec<i32> = Vec::new();
     let nodes = |workers: &[Worker]| workers.iter().map(|w| w.nodes).sum::<u64>();
     let seldepth = |workers: &[Worker]| workers.iter().map(|w| w.seldepth).max().unwrap_or(0);
+    let tbhits = |workers: &[Worker]| root_tb_hits + workers.iter().map(|w| w.tb_hits).sum::<u64>();
 
     'deepening: for depth in 1..=max_depth {
         for worker in &mut workers {
@@ -294,6 +318,7 @@ pub fn search(
                         nodes: nodes(&workers),
                         elapsed: workers[0].time().elapsed(),
                         hashfull: tt.hashfull(),
+                        tbhits: tbhits(&workers),
                         pv: lines.get(line_index).map_or_else(|| pv.clone(), |line| line.pv.clone()),
                     });
                 }
@@ -326,11 +351,12 @@ pub fn search(
                 depth,
                 seldepth: seldepth(&workers),
                 multipv: index + 1,
-                score: line.score,
+                score: shown_score(line.pv.first(), line.score),
                 bound: ScoreBound::Exact,
                 nodes: nodes(&workers),
                 elapsed: workers[0].time().elapsed(),
                 hashfull: tt.hashfull(),
+                tbhits: tbhits(&workers),
                 pv: line.pv.clone(),
             });
         }
@@ -367,6 +393,10 @@ pub fn search(
         worker.flush_nodes();
     }
     result.nodes = nodes(&workers);
+    result.score = shown_score(Some(&result.best_move), result.score);
+    for line in &mut result.lines {
+        line.score = shown_score(line.pv.first(), line.score);
+    }
     result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, tt));
     result
 }
@@ -436,6 +466,7 @@ mod tests {
             history: &[],
             move_overhead_ms: 0,
             pool: pool.as_ref(),
+            tablebases: None,
         };
         search(&pos, limits, context, &mut |_| {})
     }

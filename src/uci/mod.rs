@@ -18,8 +18,10 @@ use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::search::ordering::Histories;
 use crate::search::strength::Strength;
+use crate::search::tablebase::TbSettings;
 use crate::search::tt::TranspositionTable;
 use crate::search::{mate_in_moves, search, Report, ScoreBound, SearchContext, SearchControl};
+use crate::tb::Tablebases;
 use crate::threads::WorkerPool;
 use crate::types::{Bitboard, Color, Move};
 use options::{Change, Options};
@@ -141,6 +143,8 @@ pub struct Engine {
     pool: Option<Arc<WorkerPool>>,
     /// The opening book named by `BookFile`, if it loaded.
     book: Option<Book>,
+    /// The Syzygy tables `SyzygyPath` found, if any.
+    tablebases: Option<Tablebases>,
     /// State of the random choices (book moves, reduced strength).
     random: u64,
     running: Option<Running>,
@@ -164,6 +168,7 @@ impl Engine {
             histories: Some(vec![Histories::default()]),
             pool: None,
             book: None,
+            tablebases: None,
             random: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x5eed, |d| d.as_nanos() as u64)
@@ -306,6 +311,10 @@ impl Engine {
                 nnue::set_enabled(on);
             }
             Change::EvalFile(path) => self.load_eval_file(path),
+            Change::SyzygyPath(path) => self.open_tablebases(path),
+            Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
+            Change::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
+            Change::SyzygyProbeLimit(pieces) => self.options.syzygy_probe_limit = pieces,
             Change::BookFile(path) => {
                 self.options.book_file = path;
                 self.book = None;
@@ -314,6 +323,30 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Opens the Syzygy tables in `path` (none when empty), reporting what was found and every
+    /// directory or file that could not be used. Results may change: the TT is cleared.
+    fn open_tablebases(&mut self, path: String) {
+        self.tablebases = None;
+        self.options.syzygy_path = path;
+        self.clear_tables();
+        if self.options.syzygy_path.is_empty() {
+            println!("info string Syzygy tables off");
+            return;
+        }
+        let (tables, problems) = Tablebases::open(&self.options.syzygy_path);
+        for problem in problems {
+            let kind = if problem.starts_with("skipped") { "warning" } else { "error" };
+            println!("info string {kind}: {problem}");
+        }
+        match &tables {
+            Some(tables) => println!("info string Syzygy: {}", tables.summary()),
+            None => {
+                println!("info string error: SyzygyPath {}: no tables found; probing off", self.options.syzygy_path)
+            }
+        }
+        self.tablebases = tables;
     }
 
     /// Loads the net `EvalFile` names (the embedded one when empty); a file that cannot be read
@@ -440,6 +473,12 @@ impl Engine {
         let chess960 = self.options.chess960;
         let overhead = self.options.move_overhead_ms;
         let thread_control = Arc::clone(&control);
+        let tb_settings = self.tablebases.clone().map(|tables| TbSettings {
+            tables,
+            probe_depth: self.options.syzygy_probe_depth,
+            rule50: self.options.syzygy_50_move_rule,
+            probe_limit: self.options.syzygy_probe_limit,
+        });
         let spawned =
             std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
                 let context = SearchContext {
@@ -449,6 +488,7 @@ impl Engine {
                     history: &history,
                     move_overhead_ms: overhead,
                     pool: pool.as_deref(),
+                    tablebases: tb_settings.as_ref(),
                 };
                 let result = search(&pos, &limits, context, &mut |report| {
                     if report.multipv <= shown_lines {
@@ -467,6 +507,9 @@ impl Engine {
                     _ => (result.best_move, result.ponder_move),
                 };
                 print_bestmove(best, ponder, chess960);
+                for warning in tb_settings.iter().flat_map(|tb| tb.tables.take_warnings()) {
+                    println!("info string error: {warning}");
+                }
                 histories
             });
         match spawned {
@@ -654,10 +697,11 @@ pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
         String::new()
     };
     let millis = report.elapsed.as_millis();
+    let tbhits = if report.tbhits > 0 { format!(" tbhits {}", report.tbhits) } else { String::new() };
     let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(0.001)) as u64;
     let pv: Vec<String> = report.pv.iter().map(|mv| mv.to_uci(chess960).to_string()).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {millis} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {}{tbhits} time {millis} pv {}",
         report.depth,
         report.seldepth.max(report.depth as usize),
         report.multipv,

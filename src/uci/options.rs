@@ -41,6 +41,14 @@ pub struct Options {
     pub use_nnue: bool,
     /// The net file in use (empty: the net built into the binary).
     pub eval_file: String,
+    /// Syzygy directories, separated by `:` (`;` on Windows); empty: no tables.
+    pub syzygy_path: String,
+    /// Probe below the root only from this depth (at the largest piece count).
+    pub syzygy_probe_depth: i32,
+    /// Whether cursed wins and blessed losses count as draws.
+    pub syzygy_50_move_rule: bool,
+    /// Probe positions of at most this many pieces.
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for Options {
@@ -59,6 +67,10 @@ impl Default for Options {
             book_file: String::new(),
             use_nnue: false,
             eval_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -80,6 +92,10 @@ pub enum Change {
     BookFile(String),
     UseNnue(bool),
     EvalFile(String),
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(usize),
 }
 
 /// Declarations of every option, as `uci` prints them.
@@ -100,6 +116,10 @@ pub fn declarations() -> Vec<String> {
         "option name BookFile type string default <empty>".to_string(),
         format!("option name UseNNUE type check default {}", d.use_nnue),
         "option name EvalFile type string default <embedded>".to_string(),
+        "option name SyzygyPath type string default <empty>".to_string(),
+        format!("option name SyzygyProbeDepth type spin default {} min 1 max 100", d.syzygy_probe_depth),
+        format!("option name Syzygy50MoveRule type check default {}", d.syzygy_50_move_rule),
+        format!("option name SyzygyProbeLimit type spin default {} min 0 max 7", d.syzygy_probe_limit),
     ]
 }
 
@@ -151,6 +171,18 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
             let path = if path == "<embedded>" || path == "<empty>" { "" } else { path };
             Ok((Change::EvalFile(path.to_string()), None))
         }
+        "syzygypath" => {
+            let path = value.map(str::trim).unwrap_or_default();
+            let path = if path == "<empty>" { "" } else { path };
+            Ok((Change::SyzygyPath(path.to_string()), None))
+        }
+        "syzygyprobedepth" => {
+            spin("SyzygyProbeDepth", value, 1, 100).map(|(v, w)| (Change::SyzygyProbeDepth(v as i32), w))
+        }
+        "syzygy50moverule" => check("Syzygy50MoveRule", value).map(|v| (Change::Syzygy50MoveRule(v), None)),
+        "syzygyprobelimit" => {
+            spin("SyzygyProbeLimit", value, 0, 7).map(|(v, w)| (Change::SyzygyProbeLimit(v as usize), w))
+        }
         _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
     }
 }
@@ -174,10 +206,13 @@ mod tests {
         assert!(parse("Ponder", Some("maybe")).is_err());
         assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
         assert!(parse("Colour", Some("blue")).is_err());
-        assert_eq!(declarations().len(), 14);
+        assert_eq!(declarations().len(), 18);
         assert_eq!(parse("EvalFile", Some("<embedded>")), Ok((Change::EvalFile(String::new()), None)));
         assert_eq!(parse("MultiPV", Some("300")).map(|(c, _)| c), Ok(Change::MultiPv(MAX_MULTIPV)));
         assert_eq!(parse("UCI_Elo", Some("10")).map(|(c, _)| c), Ok(Change::Elo(MIN_ELO)));
         assert_eq!(parse("BookFile", Some("<empty>")), Ok((Change::BookFile(String::new()), None)));
+        assert_eq!(parse("SyzygyPath", Some("<empty>")), Ok((Change::SyzygyPath(String::new()), None)));
+        assert_eq!(parse("SyzygyProbeLimit", Some("9")).map(|(c, _)| c), Ok(Change::SyzygyProbeLimit(7)));
+        assert!(parse("Syzygy50MoveRule", Some("yes")).is_err());
     }
 }
