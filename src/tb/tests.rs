@@ -2,7 +2,7 @@
 //! positions (540 of each table in `../shared/syzygy`, en-passant positions included) with
 //! python-chess's WDL and DTZ (`tools/syzygy_fixtures.py`). With `../shared/syzygy` present every
 //! line is checked; without it, the lines of the small tables committed in
-//! `tests/fixtures/syzygy/`.
+//! `tests/fixtures/syzygy/` (skipping those whose captures or promotions reach a table it lacks).
 
 use super::*;
 use crate::position::Position;
@@ -41,6 +41,11 @@ fn wdl_and_dtz_agree_with_python_chess() {
         }
         let got_wdl = tables.probe_wdl(&pos).map(Wdl::to_i32);
         let got_dtz = tables.probe_dtz(&pos);
+        if !full && (got_wdl.is_none() || got_dtz.is_none()) {
+            // A capture or promotion leads to a table the subset lacks.
+            skipped += 1;
+            continue;
+        }
         assert_eq!((got_wdl, got_dtz), (Some(wdl), Some(dtz)), "{fen}");
         checked += 1;
     }
