@@ -14,6 +14,8 @@ use super::MAX_PLY;
 pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
 /// Scores at or beyond this (in absolute value) are tablebase results or mates.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+// Tablebase scores lie between every evaluation (far below 20,000) and every mate score.
+const _: () = assert!(TB_WIN_BOUND > 20_000 && TB_WIN < MATE_BOUND);
 
 /// The root ranking's scale: DTZ ranks sit below it, so wins within the fifty-move rule rank
 /// above every cursed win.
@@ -174,4 +176,22 @@ pub fn probes_node(tb: &TbSettings, pos: &Position, depth: i32) -> bool {
         && pos.halfmove_clock() == 0
         && pos.castling_rights() == CastlingRights::NONE
         && (pieces < cardinality || depth >= tb.probe_depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The available tables hold no cursed win (none among 20,520 fixture positions and 20,000
+    /// random 5-piece ones), so `Syzygy50MoveRule` is checked on the score mapping itself.
+    #[test]
+    fn the_fifty_move_rule_option_decides_what_cursed_results_are_worth() {
+        assert_eq!(wdl_score(Wdl::Win, true, 3), TB_WIN - 3);
+        assert_eq!(wdl_score(Wdl::Loss, true, 3), -TB_WIN + 3);
+        assert_eq!(wdl_score(Wdl::CursedWin, true, 3), 2);
+        assert_eq!(wdl_score(Wdl::BlessedLoss, true, 3), -2);
+        assert_eq!(wdl_score(Wdl::CursedWin, false, 3), TB_WIN - 3);
+        assert_eq!(wdl_score(Wdl::BlessedLoss, false, 3), -TB_WIN + 3);
+        assert_eq!(wdl_score(Wdl::Draw, false, 3), 0);
+    }
 }
