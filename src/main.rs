@@ -244,6 +244,43 @@ enum KalahCommand {
         #[arg(long)]
         position: Option<String>,
     },
+    /// A game in the terminal against the program (the founding program's six levels, then 7:
+    /// perfect once few enough seeds are left).
+    Play {
+        /// 1-6: search depth in moves; 7: perfect play.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=7))]
+        level: u8,
+        /// seed, standard or empty-capture.
+        #[arg(long, default_value = "seed")]
+        rules: String,
+        /// Who moves first: human or computer.
+        #[arg(long, default_value = "human")]
+        first: String,
+        /// Houses a side.
+        #[arg(long, default_value_t = 6)]
+        houses: usize,
+        /// Seeds a house at the start.
+        #[arg(long, default_value_t = 6)]
+        seeds: u8,
+    },
+    /// Games between two levels from the start position, each side first in turn: wins, draws,
+    /// losses and the score of the first level.
+    Match {
+        /// The two levels (1-7).
+        #[arg(long, num_args = 2, value_parser = clap::value_parser!(u8).range(1..=7))]
+        levels: Vec<u8>,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        #[arg(long, default_value = "seed")]
+        rules: String,
+        #[arg(long, default_value_t = 6)]
+        houses: usize,
+        #[arg(long, default_value_t = 6)]
+        seeds: u8,
+        /// Seed of the players' random choices among equal moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// Exit code for bad input (FEN, file, arguments), as clap uses for bad arguments.
@@ -313,6 +350,12 @@ fn main() -> ExitCode {
         Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
         Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position })) => {
             run_kalah_solve(houses, seeds, &rules, position.as_deref())
+        }
+        Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
+            run_kalah_play(level, &rules, &first, houses, seeds)
+        }
+        Some(Command::Kalah(KalahCommand::Match { levels, games, rules, houses, seeds, seed })) => {
+            run_kalah_match(&levels, games, &rules, houses, seeds, seed)
         }
         Some(Command::PerftSuite { file, max_depth, threads, chess960 }) => {
             run_suite(&file, max_depth, threads.unwrap_or_else(available_cpus), variant(chess960))
@@ -593,6 +636,116 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
     println!("value {text}");
     println!("nodes {}", solver.nodes);
     println!("time {:.3} s", start.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+/// Rules and a start board from the command line, or the message for bad ones.
+fn kalah_setup(
+    rules: &str,
+    houses: usize,
+    seeds: u8,
+) -> Result<(springer::games::kalah::Rules, springer::games::kalah::Board), String> {
+    Ok((rules.parse()?, springer::games::kalah::Board::start(houses, seeds)?))
+}
+
+fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8) -> ExitCode {
+    use springer::games::kalah::play::Player;
+    use std::io::BufRead;
+    let (rules, mut board) = match kalah_setup(rules, houses, seeds) {
+        Ok(setup) => setup,
+        Err(e) => return bad_input(e),
+    };
+    let human = match first {
+        "human" => 0,
+        "computer" => 1,
+        other => return bad_input(format!("--first must be human or computer, not '{other}'")),
+    };
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    let mut computer = Player::new(level, rules, seed);
+    let names = if human == 0 { ["you", "Springer"] } else { ["Springer", "you"] };
+    println!(
+        "Kalah({houses},{seeds}), {rules:?} rules, level {level}. Player 1: {}, player 2: {}.",
+        names[0], names[1]
+    );
+    let mut lines = std::io::stdin().lock().lines();
+    // Who won; a side left without a move at the start of its turn loses.
+    let winner;
+    loop {
+        println!("{board}");
+        let mover = board.side();
+        let house = if mover == human {
+            if !(0..houses).any(|h| board.is_legal(h)) {
+                println!("You cannot move.");
+                winner = Some(1 - human);
+                break;
+            }
+            loop {
+                print!("Your move (house 1-{houses}): ");
+                let _ = std::io::stdout().flush();
+                let Some(Ok(line)) = lines.next() else {
+                    println!();
+                    return ExitCode::SUCCESS;
+                };
+                match line.trim().parse::<usize>() {
+                    Ok(h) if (1..=houses).contains(&h) && board.is_legal(h - 1) => break h - 1,
+                    _ => println!("'{}' is not a house with seeds: type 1 to {houses}.", line.trim()),
+                }
+            }
+        } else {
+            let Some(house) = computer.choose(&board) else {
+                println!("Springer cannot move.");
+                winner = Some(human);
+                break;
+            };
+            println!("Springer sows house {}.", house + 1);
+            house
+        };
+        let sown = board.sow(house, rules);
+        board = sown.board;
+        if sown.over {
+            winner = board.winner(rules, mover);
+            break;
+        }
+        if sown.again {
+            println!("Another move for {}.", names[mover]);
+        }
+    }
+    println!("{board}");
+    let (yours, mine) = (board.store_seeds(human), board.store_seeds(1 - human));
+    let verdict = match winner {
+        Some(side) if side == human => "You win.",
+        Some(_) => "Springer wins.",
+        None => "A draw.",
+    };
+    println!("Stores: you {yours}, Springer {mine}. {verdict}");
+    ExitCode::SUCCESS
+}
+
+fn run_kalah_match(levels: &[u8], games: u32, rules: &str, houses: usize, seeds: u8, seed: u64) -> ExitCode {
+    use springer::games::kalah::play::{play_game, Player};
+    let (rules, board) = match kalah_setup(rules, houses, seeds) {
+        Ok(setup) => setup,
+        Err(e) => return bad_input(e),
+    };
+    let [a, b] = [levels[0], levels[1]];
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let start = Instant::now();
+    for game in 0..games {
+        let a_first = game % 2 == 0;
+        let seed_a = seed.wrapping_mul(1_000_003).wrapping_add(2 * u64::from(game));
+        let (first, second) = if a_first { (a, b) } else { (b, a) };
+        let mut players = [Player::new(first, rules, seed_a), Player::new(second, rules, seed_a + 1)];
+        let result = play_game(board, rules, &mut players);
+        let for_a = if a_first { result } else { -result };
+        match for_a.signum() {
+            1 => wins += 1,
+            0 => draws += 1,
+            _ => losses += 1,
+        }
+    }
+    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
+    println!("level {a} vs level {b}, Kalah({houses},{seeds}) {rules:?}, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
+        100.0 * score, start.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
 

@@ -4,6 +4,7 @@
 //! Pits are kept in sowing order from player 0: its houses, its store, player 1's houses (the
 //! first opposite player 0's last), player 1's store.
 
+pub mod play;
 pub mod solver;
 
 use std::fmt;
@@ -172,6 +173,22 @@ impl Board {
         self.houses_key() << 14 | u128::from(self.pits[self.store(0)]) << 7 | u128::from(self.pits[self.store(1)])
     }
 
+    /// The winner (`None`: a draw) of a game that `mover`'s last move finished, as `sow`
+    /// reported it: under seed rules the mover wins with more than half of all seeds in its
+    /// store or when its opponent is left without a move, and loses when it is itself left
+    /// without one; otherwise the larger store wins.
+    pub fn winner(&self, rules: Rules, mover: usize) -> Option<usize> {
+        match rules {
+            Rules::Seed if 2 * self.store_seeds(mover) > self.total_seeds() || self.side != mover => Some(mover),
+            Rules::Seed => Some(1 - mover),
+            Rules::Standard | Rules::EmptyCapture => match self.store_seeds(0).cmp(&self.store_seeds(1)) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            },
+        }
+    }
+
     /// Sows the side to move's house `house` (which must be legal) under `rules`.
     pub fn sow(&self, house: usize, rules: Rules) -> Sown {
         let mut board = *self;
@@ -237,13 +254,16 @@ impl Board {
 }
 
 impl fmt::Display for Board {
-    /// Player 1's houses right to left above, player 0's left to right below, stores at the
-    /// ends; the side to move is marked.
+    /// Player 2's houses right to left above, player 1's left to right below, stores at the
+    /// ends, each row's house numbers (1 = farthest from its store) beside it; the side to move
+    /// is marked.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = self.houses;
         let top: Vec<String> = (0..m).rev().map(|h| format!("{:>3}", self.pits[m + 1 + h])).collect();
         let bottom: Vec<String> = (0..m).map(|h| format!("{:>3}", self.pits[h])).collect();
         let labels: Vec<String> = (1..=m).map(|h| format!("{h:>3}")).collect();
+        let top_labels: Vec<String> = (1..=m).rev().map(|h| format!("{h:>3}")).collect();
+        writeln!(f, "     {}", top_labels.join(""))?;
         writeln!(f, "     {}{}", top.join(""), if self.side == 1 { "   <- player 2 to move" } else { "" })?;
         writeln!(f, "{:>3} {}{:>4}", self.pits[2 * m + 1], " ".repeat(3 * m), self.pits[m])?;
         writeln!(f, "     {}{}", bottom.join(""), if self.side == 0 { "   <- player 1 to move" } else { "" })?;

@@ -1,0 +1,76 @@
+//! The Connect Four and Kalah commands through the real binary: solved values, the terminal
+//! game played to its end, and bad input answered with exit code 2.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `springer args` with `input` on stdin: (exit code, stdout, stderr).
+fn run(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start springer");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The program may finish before reading everything: a closed pipe is not a failure here.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("run springer");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn connect4_solve_matches_the_public_scores_and_rejects_bad_lines() {
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/connect4-sample.txt");
+    let (code, out, _) = run(&["connect4", "solve", fixture], "");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("positions 200 mismatches 0 bad lines 0"), "{out}");
+    // A wrong expected score is a mismatch: exit code 1.
+    let (code, out, _) = run(&["connect4", "solve"], "2252576253462244111563365343671351441 3\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("MISMATCH"), "{out}");
+    // A column out of range and a full column: an error line each, exit code 2.
+    let (code, out, _) = run(&["connect4", "solve"], "448\n4444444\n");
+    assert_eq!(code, Some(2));
+    assert_eq!(out.lines().filter(|l| l.starts_with("error: ")).count(), 2, "{out}");
+}
+
+#[test]
+fn kalah_solve_reproduces_a_published_value_and_rejects_bad_input() {
+    // Irving, Donkers and Uiterwijk: Kalah(4,3), empty-capture, first player wins by 8.
+    let (code, out, _) = run(&["kalah", "solve", "--houses", "4", "--seeds", "3", "--rules", "empty-capture"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("value +8\n"), "{out}");
+    for args in [
+        &["kalah", "solve", "--rules", "bogus"][..],
+        &["kalah", "solve", "--houses", "4", "--position", "1,2,x"],
+        &["kalah", "play", "--level", "9"],
+        &["kalah", "play", "--first", "nobody"],
+    ] {
+        let (code, _, err) = run(args, "");
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn kalah_play_asks_again_on_bad_input_and_plays_to_the_end() {
+    // Bad answers first, then every house in turn until the game ends.
+    let mut input = String::from("0\n9\nabc\n");
+    for i in 0..400 {
+        input.push_str(&format!("{}\n", i % 4 + 1));
+    }
+    let (code, out, _) = run(&["kalah", "play", "--level", "2", "--houses", "4", "--seeds", "3"], &input);
+    assert_eq!(code, Some(0), "{out}");
+    for bad in ["'0'", "'9'", "'abc'"] {
+        assert!(out.contains(&format!("{bad} is not a house with seeds")), "{out}");
+    }
+    assert!(out.contains("Springer sows house"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("Stores: you ") && ["You win.", "Springer wins.", "A draw."].iter().any(|v| last.ends_with(v)),
+        "{last}"
+    );
+}
