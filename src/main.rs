@@ -223,6 +223,31 @@ enum Connect4Command {
         /// The positions (default: stdin).
         file: Option<PathBuf>,
     },
+    /// A game in the terminal against the program: levels 1-7 search 2 x level - 1 plies, 8
+    /// plays perfectly (exactly solved from 12 stones on).
+    Play {
+        /// 1-7: search 2 x level - 1 plies; 8: perfect play.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=8))]
+        level: u8,
+        /// Who moves first: human or computer.
+        #[arg(long, default_value = "human")]
+        first: String,
+    },
+    /// Games between two levels from the empty board, each side first in turn: wins, draws,
+    /// losses and the score of the first level (`--first-only`: the first level always starts).
+    Match {
+        /// The two levels (1-8).
+        #[arg(long, num_args = 2, value_parser = clap::value_parser!(u8).range(1..=8))]
+        levels: Vec<u8>,
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// The first level moves first in every game.
+        #[arg(long)]
+        first_only: bool,
+        /// Seed of the players' random choices among equal moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -348,6 +373,10 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
+        Some(Command::Connect4(Connect4Command::Play { level, first })) => run_connect4_play(level, &first),
+        Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
+            run_connect4_match(&levels, games, first_only, seed)
+        }
         Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position })) => {
             run_kalah_solve(houses, seeds, &rules, position.as_deref())
         }
@@ -636,6 +665,84 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
     println!("value {text}");
     println!("nodes {}", solver.nodes);
     println!("time {:.3} s", start.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+fn run_connect4_play(level: u8, first: &str) -> ExitCode {
+    use springer::games::connect4::{play::Player, Position, CELLS, WIDTH};
+    use std::io::BufRead;
+    let human = match first {
+        "human" => 0,
+        "computer" => 1,
+        other => return bad_input(format!("--first must be human or computer, not '{other}'")),
+    };
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    let mut computer = Player::new(level, seed);
+    let stones = if human == 0 { ['X', 'O'] } else { ['O', 'X'] };
+    println!("Connect Four, level {level}. You play {}, Springer {}; X moves first.", stones[0], stones[1]);
+    let mut pos = Position::empty();
+    let mut lines = std::io::stdin().lock().lines();
+    let verdict = loop {
+        println!("{pos}\n{}", (1..=WIDTH).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+        if pos.moves() == CELLS {
+            break "A draw.";
+        }
+        let human_to_move = pos.moves() % 2 == human;
+        let col = if human_to_move {
+            loop {
+                print!("Your move (column 1-{WIDTH}): ");
+                let _ = std::io::stdout().flush();
+                let Some(Ok(line)) = lines.next() else {
+                    println!();
+                    return ExitCode::SUCCESS;
+                };
+                match line.trim().parse::<usize>() {
+                    Ok(c) if (1..=WIDTH).contains(&c) && pos.can_play(c - 1) => break c - 1,
+                    _ => println!("'{}' is not a column with room: type 1 to {WIDTH}.", line.trim()),
+                }
+            }
+        } else {
+            let Some(col) = computer.choose(&pos) else { break "A draw." };
+            println!("Springer drops into column {}.", col + 1);
+            col
+        };
+        if pos.is_winning_move(col) {
+            pos.play(col);
+            println!("{pos}");
+            break if human_to_move { "You win." } else { "Springer wins." };
+        }
+        pos.play(col);
+    };
+    println!("{verdict}");
+    ExitCode::SUCCESS
+}
+
+fn run_connect4_match(levels: &[u8], games: u32, first_only: bool, seed: u64) -> ExitCode {
+    use springer::games::connect4::{
+        play::{play_game, Player},
+        Position,
+    };
+    let [a, b] = [levels[0], levels[1]];
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let start = Instant::now();
+    for game in 0..games {
+        let a_first = first_only || game % 2 == 0;
+        let seed_a = seed.wrapping_mul(1_000_003).wrapping_add(2 * u64::from(game));
+        let (first, second) = if a_first { (a, b) } else { (b, a) };
+        let mut players = [Player::new(first, seed_a), Player::new(second, seed_a + 1)];
+        let result = play_game(Position::empty(), &mut players);
+        match if a_first { result } else { -result } {
+            1 => wins += 1,
+            0 => draws += 1,
+            _ => losses += 1,
+        }
+    }
+    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
+    println!(
+        "level {a} vs level {b}, Connect Four, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
+        100.0 * score,
+        start.elapsed().as_secs_f64()
+    );
     ExitCode::SUCCESS
 }
 

@@ -74,3 +74,22 @@ fn kalah_play_asks_again_on_bad_input_and_plays_to_the_end() {
         "{last}"
     );
 }
+
+#[test]
+fn connect4_play_asks_again_on_bad_input_and_plays_to_the_end() {
+    // Bad answers first, then the columns in turn (a full one is asked again) until the end.
+    let mut input = String::from("0\n8\nx\n");
+    for i in 0..200 {
+        input.push_str(&format!("{}\n", i % 7 + 1));
+    }
+    let (code, out, _) = run(&["connect4", "play", "--level", "2"], &input);
+    assert_eq!(code, Some(0), "{out}");
+    for bad in ["'0'", "'8'", "'x'"] {
+        assert!(out.contains(&format!("{bad} is not a column with room")), "{out}");
+    }
+    assert!(out.contains("Springer drops into column"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(["You win.", "Springer wins.", "A draw."].contains(&last), "{last}");
+    let (code, _, err) = run(&["connect4", "play", "--level", "9"], "");
+    assert_eq!(code, Some(2), "{err}");
+}

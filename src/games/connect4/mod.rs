@@ -2,6 +2,7 @@
 //! sentinel bit above each column (7 bits a column), the side to move's stones and the occupied
 //! cells. Wins are found by shifts along the four directions; `key` is unique per position.
 
+pub mod play;
 pub mod solver;
 
 use std::fmt;

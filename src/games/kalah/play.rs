@@ -7,6 +7,7 @@
 
 use super::solver::Solver;
 use super::{Board, Rules};
+use crate::games::TieBreaker;
 
 /// The founding program's six levels, then perfect play.
 pub const PERFECT_LEVEL: u8 = 7;
@@ -22,7 +23,7 @@ pub struct Player {
     level: u8,
     rules: Rules,
     solver: Option<Solver>,
-    random: u64,
+    ties: TieBreaker,
 }
 
 impl Player {
@@ -30,23 +31,13 @@ impl Player {
     /// equal moves.
     pub fn new(level: u8, rules: Rules, seed: u64) -> Player {
         let solver = (level >= PERFECT_LEVEL).then(|| Solver::new(rules));
-        Player { level: level.clamp(1, PERFECT_LEVEL), rules, solver, random: seed | 1 }
-    }
-
-    fn next_random(&mut self) -> u64 {
-        self.random ^= self.random << 13;
-        self.random ^= self.random >> 7;
-        self.random ^= self.random << 17;
-        self.random
+        Player { level: level.clamp(1, PERFECT_LEVEL), rules, solver, ties: TieBreaker::new(seed) }
     }
 
     /// The house (0 = farthest from the store) this player sows; `None` if it has no move.
     pub fn choose(&mut self, board: &Board) -> Option<usize> {
-        let mut random = self.next_random();
-        let mut pick = move |n: usize| {
-            random = random.rotate_left(7);
-            (random % n as u64) as usize
-        };
+        let mut ties = TieBreaker::new(self.ties.next_u64());
+        let mut pick = move |n: usize| ties.below(n);
         let left = board.house_seeds(0) + board.house_seeds(1);
         if let Some(solver) = self.solver.as_mut().filter(|_| left <= PERFECT_SEEDS) {
             return solver.best_move(board, &mut pick).map(|(house, _)| house);
