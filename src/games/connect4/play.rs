@@ -201,10 +201,14 @@ mod tests {
     fn the_evaluation_is_zero_sum_and_counts_open_lines() {
         assert_eq!(lines().len(), 69);
         assert_eq!(evaluate(&Position::empty()), 0);
-        // One stone in the centre of the bottom row: 7 lines through it for the side that
-        // played it, seen from the side to move (the other one).
+        // One stone in the centre of the bottom row: 7 one-stone lines through it for the side
+        // that played it, seen from the side to move (the other one).
         let pos = Position::from_moves("4").unwrap_or_else(|e| unreachable!("{e}"));
-        assert_eq!(evaluate(&pos), -7);
+        assert_eq!(evaluate(&pos), -7 * OPEN_LINE_WEIGHT[1]);
+        // O replies on top of it: X keeps 6 lines (its vertical is blocked), O has 9 through the
+        // second-row cell (4 horizontal, 1 vertical, 2 on each diagonal); X is to move.
+        let pos = Position::from_moves("44").unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(evaluate(&pos), (6 - 9) * OPEN_LINE_WEIGHT[1]);
     }
 
     #[test]
