@@ -27,6 +27,10 @@ const BOTTOM: u64 = {
 };
 /// Every playable cell (no sentinels).
 const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+/// Rows 1, 3 and 5 (counting from 1 at the bottom): the cells the first player ends up with when
+/// the second answers every stone on top of it ("claimeven"), and so the rows where a threat is
+/// worth most to the first player; rows 2, 4 and 6 are the second player's.
+pub(crate) const ODD_ROWS: u64 = BOTTOM * 0b10101;
 
 /// The cells of column `col`.
 const fn column_mask(col: usize) -> u64 {
@@ -52,6 +56,14 @@ fn winning_cells(stones: u64) -> u64 {
         wins |= pair & (stones >> (3 * shift));
     }
     wins & BOARD
+}
+
+/// Whether `stones` hold four in a row.
+fn has_four(stones: u64) -> bool {
+    [1, COLUMN_BITS, COLUMN_BITS - 1, COLUMN_BITS + 1].into_iter().any(|shift| {
+        let pairs = stones & (stones >> shift);
+        pairs & (pairs >> (2 * shift)) != 0
+    })
 }
 
 /// A Connect Four position.
@@ -137,6 +149,21 @@ impl Position {
         self.current + self.occupied
     }
 
+    /// The key of the mirror image (columns reversed): the same position for a solver, which
+    /// stores the smaller of the two keys.
+    pub fn mirrored_key(&self) -> u64 {
+        let key = self.key();
+        let column = (1 << COLUMN_BITS) - 1;
+        (0..WIDTH).fold(0, |mirrored, col| {
+            mirrored | ((key >> (col * COLUMN_BITS)) & column) << ((WIDTH - 1 - col) * COLUMN_BITS)
+        })
+    }
+
+    /// The key shared by the position and its mirror image.
+    pub fn symmetric_key(&self) -> u64 {
+        self.key().min(self.mirrored_key())
+    }
+
     /// Whether column `col` (0-based) has room.
     pub fn can_play(&self, col: usize) -> bool {
         col < WIDTH && self.occupied & top_cell(col) == 0
@@ -193,6 +220,25 @@ impl Position {
             playable = forced;
         }
         playable & !(threats >> 1)
+    }
+
+    /// An upper bound on the side to move's score from the second player's "claimeven": when
+    /// every column has an even number of empty cells (so the first player is to move), the
+    /// second player can answer each stone on top of it and so take every empty cell on rows 2,
+    /// 4 and 6, leaving the first player those on rows 1, 3 and 5. If the first player has no
+    /// four among its stones and those cells it cannot win (at most 0); if the second player
+    /// also has a four among its own and the even-row cells, it loses (at most -1).
+    fn claimeven_bound(&self) -> Option<i32> {
+        let next_cells = self.occupied + BOTTOM;
+        if next_cells & !ODD_ROWS & BOARD != 0 {
+            return None; // a column with an odd number of empty cells
+        }
+        let empty = BOARD & !self.occupied;
+        if has_four(self.current | (empty & ODD_ROWS)) {
+            return None;
+        }
+        let theirs = self.current ^ self.occupied;
+        Some(if has_four(theirs | (empty & !ODD_ROWS)) { -1 } else { 0 })
     }
 
     /// How many cells would complete a four for the side to move after it plays `cell`: the
@@ -268,6 +314,15 @@ mod tests {
         let a = Position::from_moves("1234").map(|p| p.key());
         let b = Position::from_moves("3214").map(|p| p.key());
         assert_eq!(a, b);
+        // Mirror images share the symmetric key and nothing else does.
+        let key = |moves: &str| Position::from_moves(moves).map(|p| (p.key(), p.symmetric_key()));
+        let (Ok((left, left_sym)), Ok((right, right_sym))) = (key("1123"), key("7765")) else {
+            unreachable!("legal move strings")
+        };
+        assert_ne!(left, right);
+        assert_eq!(left_sym, right_sym);
+        assert_ne!(key("1123").map(|k| k.1), key("1124").map(|k| k.1));
+        assert_eq!(key("44").map(|k| k.0), key("44").map(|k| k.1));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! the deepest search otherwise.
 
 use super::solver::Solver;
-use super::{Position, CELLS, COLUMN_BITS, HEIGHT, WIDTH};
+use super::{Position, CELLS, COLUMN_BITS, HEIGHT, ODD_ROWS, WIDTH};
 use crate::games::TieBreaker;
 
 /// Levels 1-7 search 2 x level - 1 plies; 8 plays perfectly once the solver is fast.
@@ -45,19 +45,6 @@ fn lines() -> &'static [u64] {
         lines
     })
 }
-
-/// Rows 1, 3 and 5 (counting from 1 at the bottom): a threat there is worth more to the first
-/// player, one on rows 2, 4 and 6 to the second (zugzwang parity: as the columns fill, each
-/// side ends up owning the cells of its parity).
-const ODD_ROWS: u64 = {
-    let mut mask = 0;
-    let mut col = 0;
-    while col < WIDTH {
-        mask |= 0b10101 << (col * COLUMN_BITS);
-        col += 1;
-    }
-    mask
-};
 
 /// The side to move's open lines less the opponent's, each weighted by the stones in it; a
 /// line that needs one more stone on a cell of its owner's parity counts twice.

@@ -15,37 +15,56 @@ pub const MIN_SCORE: i32 = -(CELLS as i32) / 2 + 3;
 /// Columns in the order moves are tried among equals: centre first.
 const COLUMN_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 
-/// A transposition table of score bounds: each entry packs the 49-bit key and a bound byte
-/// (upper bounds as 1..=MAX-MIN+1, lower bounds above).
+/// A transposition table of score bounds in buckets of two entries. Each entry packs the
+/// 49-bit symmetric key, the work that found it (log2 of the nodes searched below it, 6 bits) and
+/// a bound byte (upper bounds as 1..=MAX-MIN+1, lower bounds above). The first entry of a bucket
+/// keeps the result that cost the most; every other result goes to the second.
 struct Table {
     entries: Vec<u64>,
 }
 
-/// An empty entry: no 49-bit key shifted by 8 reaches it. (Filling with a non-zero value also
-/// makes the system map every page now, not at its first touch mid-search.)
+/// An empty entry: no 49-bit key shifted into place reaches it. (Filling with a non-zero value
+/// also makes the system map every page now, not at its first touch mid-search.)
 const EMPTY: u64 = u64::MAX;
+/// Where the key starts in an entry (above the bound byte and the work).
+const KEY_SHIFT: u32 = 14;
+/// Where the work starts in an entry.
+const WORK_SHIFT: u32 = 8;
+/// The work field's largest value.
+const MAX_WORK: u64 = 63;
 
 impl Table {
     fn new(log2_entries: u32) -> Table {
         Table { entries: vec![EMPTY; 1 << log2_entries] }
     }
 
-    fn index(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.entries.len() - 1)
+    /// The first entry of `key`'s bucket.
+    fn bucket(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.entries.len() - 2)
     }
 
     fn get(&self, key: u64) -> u8 {
-        let entry = self.entries[self.index(key)];
-        if entry >> 8 == key {
-            entry as u8
-        } else {
-            0
-        }
+        let bucket = self.bucket(key);
+        self.entries[bucket..bucket + 2]
+            .iter()
+            .find(|&&entry| entry >> KEY_SHIFT == key)
+            .map_or(0, |&entry| entry as u8)
     }
 
-    fn put(&mut self, key: u64, value: u8) {
-        let index = self.index(key);
-        self.entries[index] = key << 8 | u64::from(value);
+    fn put(&mut self, key: u64, value: u8, nodes: u64) {
+        let bucket = self.bucket(key);
+        let work = u64::from(63 - nodes.max(1).leading_zeros()).min(MAX_WORK);
+        let entry = key << KEY_SHIFT | work << WORK_SHIFT | u64::from(value);
+        let first = self.entries[bucket];
+        let first_work = if first == EMPTY { 0 } else { (first >> WORK_SHIFT) & MAX_WORK };
+        if first >> KEY_SHIFT == key || first == EMPTY {
+            self.entries[bucket] = entry;
+        } else if work >= first_work {
+            self.entries[bucket + 1] = first;
+            self.entries[bucket] = entry;
+        } else {
+            self.entries[bucket + 1] = entry;
+        }
     }
 }
 
@@ -130,7 +149,8 @@ impl Solver {
             }
         }
         let mut max = (CELLS as i32 - 1 - pos.moves() as i32) / 2;
-        let key = pos.key();
+        let key = pos.symmetric_key();
+        let nodes_before = self.nodes;
         let stored = i32::from(self.table.get(key));
         if stored != 0 {
             if stored > MAX_SCORE - MIN_SCORE + 1 {
@@ -144,6 +164,9 @@ impl Solver {
             } else {
                 max = stored + MIN_SCORE - 1;
             }
+        }
+        if let Some(bound) = pos.claimeven_bound() {
+            max = max.min(bound);
         }
         if beta > max {
             beta = max;
@@ -169,12 +192,12 @@ impl Solver {
             child.play_cell(cell);
             let score = -self.negamax(&child, -beta, -alpha);
             if score >= beta {
-                self.table.put(key, lower(score));
+                self.table.put(key, lower(score), self.nodes - nodes_before);
                 return score;
             }
             alpha = alpha.max(score);
         }
-        self.table.put(key, upper(alpha));
+        self.table.put(key, upper(alpha), self.nodes - nodes_before);
         alpha
     }
 
