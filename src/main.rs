@@ -220,6 +220,12 @@ enum Connect4Command {
         /// Only win / draw / loss (1, 0, -1).
         #[arg(long)]
         weak: bool,
+        /// Threads searching each position (sharing one table).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// The table's size in MB (rounded down to a power of two).
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
         /// The positions (default: stdin).
         file: Option<PathBuf>,
     },
@@ -372,7 +378,9 @@ fn main() -> ExitCode {
                 Err(e) => bad_input(e),
             }
         }
-        Some(Command::Connect4(Connect4Command::Solve { weak, file })) => run_connect4_solve(weak, file.as_deref()),
+        Some(Command::Connect4(Connect4Command::Solve { weak, threads, hash, file })) => {
+            run_connect4_solve(weak, (usize::from(threads), hash as usize), file.as_deref())
+        }
         Some(Command::Connect4(Connect4Command::Play { level, first })) => run_connect4_play(level, &first),
         Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
             run_connect4_match(&levels, games, first_only, seed)
@@ -622,15 +630,15 @@ fn run_datagen(config: &springer::datagen::Config) -> ExitCode {
     }
 }
 
-fn run_connect4_solve(weak: bool, file: Option<&std::path::Path>) -> ExitCode {
+fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&std::path::Path>) -> ExitCode {
     use springer::games::connect4::solver::solve_lines;
     let mut out = std::io::stdout().lock();
     let summary = match file {
         Some(path) => match std::fs::File::open(path) {
-            Ok(f) => solve_lines(std::io::BufReader::new(f), weak, &mut out),
+            Ok(f) => solve_lines(std::io::BufReader::new(f), weak, threads_and_mb, &mut out),
             Err(e) => return bad_input(format!("cannot read {}: {e}", path.display())),
         },
-        None => solve_lines(std::io::stdin().lock(), weak, &mut out),
+        None => solve_lines(std::io::stdin().lock(), weak, threads_and_mb, &mut out),
     };
     match summary {
         Ok(summary) if summary.mismatches > 0 => ExitCode::FAILURE,

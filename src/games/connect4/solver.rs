@@ -1,12 +1,16 @@
 //! The Connect Four solver: negamax alpha-beta over the bitboard position with a transposition
 //! table of bounds, moves that lose at once pruned, the rest ordered by the threats they make
 //! (centre columns first among equals), and the exact score found by a series of null-window
-//! searches that narrow its interval (a weak solve asks only for its sign).
+//! searches that narrow its interval (a weak solve asks only for its sign). With more than one
+//! thread, every thread runs each null-window search over one shared table, and a thread skips
+//! at first a move another thread is searching (ABDADA), coming back to it once its other moves
+//! are done; the first thread to finish gives the result and stops the others.
 //!
 //! Scores, for the side to move: a win with the winner's k-th stone scores 22 - k, a loss the
 //! negative of that, a draw 0 (the scoring of the public test sets).
 
 use super::{Position, CELLS, WIDTH};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The best score possible: winning with one's fourth stone.
 pub const MAX_SCORE: i32 = (CELLS as i32 + 1) / 2 - 3;
@@ -20,7 +24,9 @@ const COLUMN_ORDER: [usize; WIDTH] = [3, 2, 4, 1, 5, 0, 6];
 /// a bound byte (upper bounds as 1..=MAX-MIN+1, lower bounds above). The first entry of a bucket
 /// keeps the result that cost the most; every other result goes to the second.
 struct Table {
-    entries: Vec<u64>,
+    /// Relaxed atomics: an entry is one word holding its own key, so a thread reads either
+    /// a whole entry or a miss, never a mix of two.
+    entries: Vec<AtomicU64>,
 }
 
 /// An empty entry: no 49-bit key shifted into place reaches it. (Filling with a non-zero value
@@ -35,7 +41,7 @@ const MAX_WORK: u64 = 63;
 
 impl Table {
     fn new(log2_entries: u32) -> Table {
-        Table { entries: vec![EMPTY; 1 << log2_entries] }
+        Table { entries: (0..1usize << log2_entries).map(|_| AtomicU64::new(EMPTY)).collect() }
     }
 
     /// The first entry of `key`'s bucket.
@@ -47,32 +53,79 @@ impl Table {
         let bucket = self.bucket(key);
         self.entries[bucket..bucket + 2]
             .iter()
-            .find(|&&entry| entry >> KEY_SHIFT == key)
-            .map_or(0, |&entry| entry as u8)
+            .map(|entry| entry.load(Ordering::Relaxed))
+            .find(|&entry| entry >> KEY_SHIFT == key)
+            .map_or(0, |entry| entry as u8)
     }
 
-    fn put(&mut self, key: u64, value: u8, nodes: u64) {
+    fn put(&self, key: u64, value: u8, nodes: u64) {
         let bucket = self.bucket(key);
         let work = u64::from(63 - nodes.max(1).leading_zeros()).min(MAX_WORK);
         let entry = key << KEY_SHIFT | work << WORK_SHIFT | u64::from(value);
-        let first = self.entries[bucket];
-        let first_work = if first == EMPTY { 0 } else { (first >> WORK_SHIFT) & MAX_WORK };
-        if first >> KEY_SHIFT == key || first == EMPTY {
-            self.entries[bucket] = entry;
-        } else if work >= first_work {
-            self.entries[bucket + 1] = first;
-            self.entries[bucket] = entry;
+        let (first, second) = (&self.entries[bucket], &self.entries[bucket + 1]);
+        let old = first.load(Ordering::Relaxed);
+        let old_work = if old == EMPTY { 0 } else { (old >> WORK_SHIFT) & MAX_WORK };
+        if old >> KEY_SHIFT == key || old == EMPTY {
+            first.store(entry, Ordering::Relaxed);
+        } else if work >= old_work {
+            second.store(old, Ordering::Relaxed);
+            first.store(entry, Ordering::Relaxed);
         } else {
-            self.entries[bucket + 1] = entry;
+            second.store(entry, Ordering::Relaxed);
         }
+    }
+}
+
+/// The positions being searched now, by any thread (keys in slots by hash; a clash only costs
+/// some duplicated work).
+struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// Slots in the busy table (2^`BUSY_LOG2`).
+const BUSY_LOG2: u32 = 16;
+/// Positions with at least this many empty cells are announced as busy while searched: deep
+/// enough that the announcement costs nothing next to the search.
+const BUSY_MIN_EMPTY: usize = 12;
+
+impl Busy {
+    fn new() -> Busy {
+        Busy { slots: (0..1usize << BUSY_LOG2).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUSY_LOG2)) as usize]
+    }
+
+    fn contains(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
 
 /// Solves positions, keeping its table between them.
 pub struct Solver {
     table: Table,
-    /// Nodes searched since the last `solve`.
+    threads: usize,
+    /// Nodes searched since the last `solve` (every thread's).
     pub nodes: u64,
+}
+
+/// One thread's search of one null window.
+struct Search<'a> {
+    table: &'a Table,
+    /// Shared with the other threads; `None` alone.
+    busy: Option<&'a Busy>,
+    /// Set by the first thread to finish: the others return at once and store nothing.
+    stop: &'a AtomicBool,
+    nodes: u64,
 }
 
 /// The table's bound byte for an upper bound `score`.
@@ -94,7 +147,20 @@ impl Default for Solver {
 impl Solver {
     /// A solver with a table of 2^`log2_entries` entries (8 bytes each).
     pub fn new(log2_entries: u32) -> Solver {
-        Solver { table: Table::new(log2_entries), nodes: 0 }
+        Solver { table: Table::new(log2_entries), threads: 1, nodes: 0 }
+    }
+
+    /// A solver whose table takes at most `megabytes` (at least 1 MB, rounded down to a power
+    /// of two).
+    pub fn with_megabytes(megabytes: usize) -> Solver {
+        let entries = (megabytes.max(1) << 20) / std::mem::size_of::<u64>();
+        Solver::new(entries.ilog2())
+    }
+
+    /// Searches with `threads` threads (at least one).
+    pub fn with_threads(mut self, threads: usize) -> Solver {
+        self.threads = threads.max(1);
+        self
     }
 
     /// The exact score of `pos` (or with `weak`, its sign only: 1, 0 or -1).
@@ -115,7 +181,7 @@ impl Solver {
             } else if probe >= 0 && max / 2 > probe {
                 probe = max / 2;
             }
-            let score = self.negamax(pos, probe, probe + 1);
+            let score = self.null_window(pos, probe);
             if score <= probe {
                 max = score;
             } else {
@@ -129,9 +195,61 @@ impl Solver {
         }
     }
 
+    /// The score of `pos` against the window (probe, probe + 1): above `probe` or not.
+    fn null_window(&mut self, pos: &Position, probe: i32) -> i32 {
+        let stop = AtomicBool::new(false);
+        if self.threads == 1 {
+            let mut search = Search { table: &self.table, busy: None, stop: &stop, nodes: 0 };
+            let score = search.negamax(pos, probe, probe + 1);
+            self.nodes += search.nodes;
+            return score;
+        }
+        let busy = Busy::new();
+        let (table, busy, stop) = (&self.table, &busy, &stop);
+        let results: Vec<(Option<i32>, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..self.threads)
+                .map(|_| {
+                    scope.spawn(move || {
+                        let mut search = Search { table, busy: Some(busy), stop, nodes: 0 };
+                        let score = search.negamax(pos, probe, probe + 1);
+                        // Only the first to finish was not cut short.
+                        let first = !stop.swap(true, Ordering::Relaxed);
+                        (first.then_some(score), search.nodes)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or((None, 0))).collect()
+        });
+        self.nodes += results.iter().map(|r| r.1).sum::<u64>();
+        results.iter().find_map(|r| r.0).unwrap_or_else(|| unreachable!("one thread finishes first"))
+    }
+
+    /// The best column (0-based) for the side to move and its score; `None` if the board is
+    /// full or the game is over.
+    pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
+        if let Some(col) = COLUMN_ORDER.into_iter().find(|&col| pos.can_play(col) && pos.is_winning_move(col)) {
+            return Some((col, score_of_win_now(pos)));
+        }
+        let mut best: Option<(usize, i32)> = None;
+        for col in COLUMN_ORDER.into_iter().filter(|&col| pos.can_play(col)) {
+            let mut child = *pos;
+            child.play(col);
+            let score = if child.moves() == CELLS { 0 } else { -self.solve(&child, false) };
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((col, score));
+            }
+        }
+        best
+    }
+}
+
+impl Search<'_> {
     /// Negamax in (alpha, beta) of a position where the side to move cannot win at once.
     fn negamax(&mut self, pos: &Position, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
         let candidates = pos.non_losing_cells();
         if candidates == 0 {
             // Every move lets the opponent win next.
@@ -187,36 +305,43 @@ impl Solver {
             }
         }
         moves[..count].sort_by_key(|&(threats, _)| std::cmp::Reverse(threats));
-        for &(_, cell) in &moves[..count] {
-            let mut child = *pos;
-            child.play_cell(cell);
-            let score = -self.negamax(&child, -beta, -alpha);
-            if score >= beta {
-                self.table.put(key, lower(score), self.nodes - nodes_before);
-                return score;
+        // With other threads: a move one of them is searching waits for a second pass (never
+        // the first move, which every thread searches).
+        let shared = self.busy.filter(|_| CELLS - pos.moves() >= BUSY_MIN_EMPTY);
+        let mut cells = moves.map(|(_, cell)| cell);
+        let mut len = count;
+        for pass in 0..2 {
+            let mut deferred = 0;
+            for i in 0..len {
+                let cell = cells[i];
+                let mut child = *pos;
+                child.play_cell(cell);
+                let busy_key = shared.map(|busy| (busy, child.symmetric_key()));
+                if let Some((busy, child_key)) = busy_key {
+                    if pass == 0 && i > 0 && busy.contains(child_key) {
+                        cells[deferred] = cell; // deferred <= i: that slot is done with
+                        deferred += 1;
+                        continue;
+                    }
+                    busy.enter(child_key);
+                }
+                let score = -self.negamax(&child, -beta, -alpha);
+                if let Some((busy, child_key)) = busy_key {
+                    busy.leave(child_key);
+                }
+                if self.stop.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                if score >= beta {
+                    self.table.put(key, lower(score), self.nodes - nodes_before);
+                    return score;
+                }
+                alpha = alpha.max(score);
             }
-            alpha = alpha.max(score);
+            len = deferred;
         }
         self.table.put(key, upper(alpha), self.nodes - nodes_before);
         alpha
-    }
-
-    /// The best column (0-based) for the side to move and its score; `None` if the board is
-    /// full or the game is over.
-    pub fn best_move(&mut self, pos: &Position) -> Option<(usize, i32)> {
-        if let Some(col) = COLUMN_ORDER.into_iter().find(|&col| pos.can_play(col) && pos.is_winning_move(col)) {
-            return Some((col, score_of_win_now(pos)));
-        }
-        let mut best: Option<(usize, i32)> = None;
-        for col in COLUMN_ORDER.into_iter().filter(|&col| pos.can_play(col)) {
-            let mut child = *pos;
-            child.play(col);
-            let score = if child.moves() == CELLS { 0 } else { -self.solve(&child, false) };
-            if best.is_none_or(|(_, s)| score > s) {
-                best = Some((col, score));
-            }
-        }
-        best
     }
 }
 
@@ -276,9 +401,10 @@ pub struct SolveSummary {
 pub fn solve_lines(
     input: impl std::io::BufRead,
     weak: bool,
+    (threads, megabytes): (usize, usize),
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<SolveSummary> {
-    let mut solver = Solver::default();
+    let mut solver = Solver::with_megabytes(megabytes).with_threads(threads);
     let mut summary = SolveSummary::default();
     for line in input.lines() {
         let line = line?;
