@@ -27,6 +27,10 @@ fn connect4_solve_matches_the_public_scores_and_rejects_bad_lines() {
     let (code, out, _) = run(&["connect4", "solve", fixture], "");
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("positions 200 mismatches 0 bad lines 0"), "{out}");
+    // Weakly, on two threads with a 16 MB table: the same signs.
+    let (code, out, _) = run(&["connect4", "solve", "--weak", "--threads", "2", "--hash", "16", fixture], "");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("positions 200 mismatches 0 bad lines 0"), "{out}");
     // A wrong expected score is a mismatch: exit code 1.
     let (code, out, _) = run(&["connect4", "solve"], "2252576253462244111563365343671351441 3\n");
     assert_eq!(code, Some(1), "{out}");
@@ -35,6 +39,12 @@ fn connect4_solve_matches_the_public_scores_and_rejects_bad_lines() {
     let (code, out, _) = run(&["connect4", "solve"], "448\n4444444\n");
     assert_eq!(code, Some(2));
     assert_eq!(out.lines().filter(|l| l.starts_with("error: ")).count(), 2, "{out}");
+    // Bad options: exit code 2 and a message.
+    for args in [&["connect4", "solve", "--threads", "0"][..], &["connect4", "solve", "--hash", "x"]] {
+        let (code, _, err) = run(args, "");
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains("error"), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -374,6 +374,24 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_give_the_same_scores() {
+        let mut solver = Solver::new(20).with_threads(2);
+        for line in CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).step_by(5) {
+            let mut fields = line.split_whitespace();
+            let (moves, expected) = (fields.next().unwrap_or_default(), fields.next().unwrap_or_default());
+            let expected: i32 = expected.parse().unwrap_or_else(|e| unreachable!("{line}: {e}"));
+            let pos = Position::from_moves(moves).unwrap_or_else(|e| unreachable!("{line}: {e}"));
+            assert_eq!(solver.solve(&pos, false), expected, "{line}");
+            assert_eq!(solver.solve(&pos, true), expected.signum(), "{line}");
+        }
+        // A position deep enough for the threads to share work (announced as busy), with a
+        // known score (Test_L1_R2): both threads' nodes are counted.
+        let pos = Position::from_moves("32751571231557").unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(solver.solve(&pos, false), -3);
+        assert!(solver.nodes > 0);
+    }
+
+    #[test]
     fn best_move_keeps_the_score() {
         let mut solver = Solver::new(20);
         // From a middlegame position: the best move's score is the position's score.
