@@ -87,6 +87,17 @@ impl Solver {
     /// The value of `board` for the side to move in (alpha, beta) (see the module comment).
     fn search(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.rules != Rules::Seed {
+            // The side to move gains at most every seed left in the houses, and loses at most
+            // as many: a window outside that range is decided already.
+            let left = (board.house_seeds(0) + board.house_seeds(1)) as i32;
+            if alpha >= left {
+                return left;
+            }
+            if beta <= -left {
+                return -left;
+            }
+        }
         let key = self.key(board);
         let slot = Self::slot(key);
         let entry = self.table[slot];
