@@ -274,6 +274,11 @@ enum KalahCommand {
         /// houses, the opponent's store), comma-separated; default: the start position.
         #[arg(long)]
         position: Option<String>,
+        /// Builds endgame databases of every position with up to this many seeds in the houses
+        /// first (standard and empty-capture rules; 0 = none); its size and build time are
+        /// printed.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=40))]
+        endgame: u32,
     },
     /// A game in the terminal against the program (the founding program's six levels, then 7:
     /// perfect once few enough seeds are left).
@@ -385,8 +390,8 @@ fn main() -> ExitCode {
         Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
             run_connect4_match(&levels, games, first_only, seed)
         }
-        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position })) => {
-            run_kalah_solve(houses, seeds, &rules, position.as_deref())
+        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame })) => {
+            run_kalah_solve(houses, seeds, &rules, position.as_deref(), endgame)
         }
         Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
             run_kalah_play(level, &rules, &first, houses, seeds)
@@ -648,8 +653,8 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
     }
 }
 
-fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>) -> ExitCode {
-    use springer::games::kalah::{solver::Solver, Board, Rules};
+fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>, endgame: u32) -> ExitCode {
+    use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Board, Rules};
     let rules: Rules = match rules.parse() {
         Ok(rules) => rules,
         Err(e) => return bad_input(e),
@@ -662,8 +667,21 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
         Ok(board) => board,
         Err(e) => return bad_input(e),
     };
-    let start = Instant::now();
     let mut solver = Solver::new(rules);
+    if endgame > 0 {
+        let start = Instant::now();
+        let Some(table) = EndgameTable::build(rules, board.houses(), endgame) else {
+            return bad_input("kalah solve: --endgame needs standard or empty-capture rules");
+        };
+        println!(
+            "endgame databases: up to {endgame} seeds, {} positions ({:.1} MB), built in {:.3} s",
+            table.positions(),
+            table.positions() as f64 / 1e6,
+            start.elapsed().as_secs_f64()
+        );
+        solver = solver.with_endgame(std::sync::Arc::new(table));
+    }
+    let start = Instant::now();
     let value = solver.solve(&board);
     let text = match (rules, value) {
         (Rules::Seed, v) if v > 0 => "win".to_string(),

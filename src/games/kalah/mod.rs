@@ -4,6 +4,7 @@
 //! Pits are kept in sowing order from player 0: its houses, its store, player 1's houses (the
 //! first opposite player 0's last), player 1's store.
 
+pub mod endgame;
 pub mod play;
 pub mod solver;
 

@@ -5,7 +5,9 @@
 //! their stores share a table entry; the exact value is found by null-window searches that
 //! narrow its interval. Under seed rules a value is a win (1) or a loss (-1).
 
+use super::endgame::EndgameTable;
 use super::{Board, Rules};
+use std::sync::Arc;
 
 /// Entries in the table, as a power of two.
 const TABLE_BITS: u32 = 22;
@@ -22,6 +24,8 @@ struct Entry {
 pub struct Solver {
     rules: Rules,
     table: Vec<Entry>,
+    /// Exact values of positions with few seeds left, when built for these rules and board.
+    endgame: Option<Arc<EndgameTable>>,
     /// Nodes searched since the last `solve`.
     pub nodes: u64,
 }
@@ -46,7 +50,13 @@ impl Solver {
     /// A solver for `rules` with an empty table.
     pub fn new(rules: Rules) -> Solver {
         let empty = Entry { key: u128::MAX, lower: i16::MIN, upper: i16::MAX };
-        Solver { rules, table: vec![empty; 1 << TABLE_BITS], nodes: 0 }
+        Solver { rules, table: vec![empty; 1 << TABLE_BITS], endgame: None, nodes: 0 }
+    }
+
+    /// Looks positions with few seeds left up in `endgame` instead of searching them.
+    pub fn with_endgame(mut self, endgame: Arc<EndgameTable>) -> Solver {
+        self.endgame = Some(endgame);
+        self
     }
 
     fn slot(key: u128) -> usize {
@@ -96,6 +106,9 @@ impl Solver {
             }
             if beta <= -left {
                 return -left;
+            }
+            if let Some(value) = self.endgame.as_ref().and_then(|table| table.probe(board)) {
+                return value;
             }
         }
         let key = self.key(board);

@@ -1,0 +1,232 @@
+//! Endgame databases for Kalah under standard and empty-capture rules: the exact value of every
+//! distribution of at most `max_seeds` seeds over the houses, for the side to move (the seeds
+//! it will still gain over its opponent, as in the solver; stores do not matter).
+//!
+//! Positions are indexed by seeds left and then by the rank of the houses among all
+//! distributions of that many seeds (the side to move's houses first, then the opponent's, each
+//! in sowing order). A layer is filled by a depth-first search over its own positions: a move
+//! that keeps every seed in the houses only moves the mover's seeds towards its store (a seed
+//! that reaches the store or a capture leaves the houses, into a smaller layer), so the moves
+//! within a layer never come back to a position and the recursion ends.
+
+use super::{Board, Rules};
+
+/// Not computed yet (no value reaches it: |value| <= seeds on the board <= 127).
+const UNKNOWN: i8 = i8::MIN;
+
+/// Exact values of every position with at most `max_seeds` seeds in the houses.
+pub struct EndgameTable {
+    rules: Rules,
+    houses: usize,
+    max_seeds: u32,
+    /// `binomial[n][k]` = n choose k, for the ranks.
+    binomial: Vec<Vec<u64>>,
+    /// Per layer (seeds in the houses), the values by rank.
+    layers: Vec<Vec<i8>>,
+}
+
+impl EndgameTable {
+    /// Builds the tables of every layer up to `max_seeds` seeds for `houses` houses a side;
+    /// `None` under seed rules (whose values depend on the stores).
+    pub fn build(rules: Rules, houses: usize, max_seeds: u32) -> Option<EndgameTable> {
+        if rules == Rules::Seed || !(1..=super::MAX_HOUSES).contains(&houses) {
+            return None;
+        }
+        let pits = 2 * houses;
+        let top = max_seeds as usize + pits;
+        let mut binomial = vec![vec![0u64; pits + 1]; top + 1];
+        for n in 0..=top {
+            binomial[n][0] = 1;
+            for k in 1..=pits.min(n) {
+                binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
+            }
+        }
+        let mut table = EndgameTable { rules, houses, max_seeds, binomial, layers: Vec::new() };
+        for seeds in 0..=max_seeds {
+            let size = table.layer_size(seeds);
+            table.layers.push(vec![UNKNOWN; size]);
+            let mut houses_now = vec![0u8; pits];
+            houses_now[0] = seeds as u8;
+            loop {
+                let board = table.board(&houses_now);
+                table.solve(&board);
+                if !next_distribution(&mut houses_now) {
+                    break;
+                }
+            }
+        }
+        Some(table)
+    }
+
+    /// The largest layer held.
+    pub fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+
+    /// Positions held, over every layer (one byte each).
+    pub fn positions(&self) -> usize {
+        self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// Distributions of `seeds` seeds over the houses of both sides.
+    fn layer_size(&self, seeds: u32) -> usize {
+        let pits = 2 * self.houses;
+        self.binomial[seeds as usize + pits - 1][pits - 1] as usize
+    }
+
+    /// The value of `board` for the side to move when its houses hold at most `max_seeds`
+    /// seeds and the rules and board size are the table's.
+    pub fn probe(&self, board: &Board) -> Option<i32> {
+        let seeds = board.house_seeds(0) + board.house_seeds(1);
+        if seeds > self.max_seeds || board.houses() != self.houses {
+            return None;
+        }
+        let value = self.layers[seeds as usize][self.rank(board, seeds)];
+        (value != UNKNOWN).then_some(i32::from(value))
+    }
+
+    /// The houses in table order: the side to move's, then the opponent's, each in sowing order.
+    fn houses_of(&self, board: &Board) -> [u8; 2 * super::MAX_HOUSES] {
+        let mut out = [0u8; 2 * super::MAX_HOUSES];
+        let me = board.side();
+        for (i, side) in [me, 1 - me].into_iter().enumerate() {
+            let first = side * (self.houses + 1);
+            out[i * self.houses..(i + 1) * self.houses].copy_from_slice(&board.pits[first..first + self.houses]);
+        }
+        out
+    }
+
+    /// The rank of `board`'s houses among the distributions of `seeds` seeds, in the order
+    /// `next_distribution` visits them.
+    fn rank(&self, board: &Board, seeds: u32) -> usize {
+        let houses = self.houses_of(board);
+        let pits = 2 * self.houses;
+        let mut left = seeds as usize;
+        let mut rank = 0u64;
+        // Distributions whose first differing house holds more come first: for each house, count
+        // those with the same houses before it and more seeds in it.
+        for (i, &here) in houses[..pits - 1].iter().enumerate() {
+            let rest = pits - 1 - i; // houses after this one
+            let here = usize::from(here);
+            // Distributions of `left` with more than `here` in this house: `left - here - 1`
+            // seeds over this house (the excess) and the rest.
+            if left > here {
+                rank += self.binomial[left - here - 1 + rest][rest];
+            }
+            left -= here;
+        }
+        rank as usize
+    }
+
+    /// A board with `houses` (table order), player 0 to move and empty stores.
+    fn board(&self, houses: &[u8]) -> Board {
+        let mut board = Board { pits: [0; super::MAX_PITS], houses: self.houses, side: 0 };
+        board.pits[..self.houses].copy_from_slice(&houses[..self.houses]);
+        board.pits[self.houses + 1..2 * self.houses + 1].copy_from_slice(&houses[self.houses..]);
+        board
+    }
+
+    /// The exact value of `board` (in a layer being built or below), computed and stored if
+    /// unknown.
+    fn solve(&mut self, board: &Board) -> i32 {
+        let seeds = board.house_seeds(0) + board.house_seeds(1);
+        let rank = self.rank(board, seeds);
+        let known = self.layers[seeds as usize][rank];
+        if known != UNKNOWN {
+            return i32::from(known);
+        }
+        let me = board.side();
+        let mut best = None;
+        for house in (0..self.houses).filter(|&h| board.is_legal(h)) {
+            let sown = board.sow(house, self.rules);
+            let gain = {
+                let delta = |side: usize| sown.board.store_seeds(side) as i32 - board.store_seeds(side) as i32;
+                delta(me) - delta(1 - me)
+            };
+            let mut child = sown.board;
+            // Children are looked up from empty stores (the value ignores them; this keeps the
+            // seed counts small).
+            child.pits[child.store(0)] = 0;
+            child.pits[child.store(1)] = 0;
+            let value = if sown.over {
+                gain
+            } else if sown.again {
+                gain + self.solve(&child)
+            } else {
+                gain - self.solve(&child)
+            };
+            best = Some(best.map_or(value, |b: i32| b.max(value)));
+        }
+        // No move: only a given position; each side banks its own houses.
+        let value = best.unwrap_or_else(|| board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32);
+        self.layers[seeds as usize][rank] = value as i8;
+        value
+    }
+}
+
+/// The next distribution of the same seeds (the first house emptying towards the last), false
+/// after the last one. From all seeds in the first house to all in the last.
+fn next_distribution(houses: &mut [u8]) -> bool {
+    let last = houses.len() - 1;
+    // The rightmost house with seeds, not counting the last house.
+    let Some(i) = (0..last).rev().find(|&i| houses[i] > 0) else {
+        return false;
+    };
+    houses[i] -= 1;
+    let moved = houses[last] + 1;
+    houses[last] = 0;
+    houses[i + 1] = moved;
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::kalah::solver::Solver;
+
+    #[test]
+    fn ranks_follow_the_visiting_order() {
+        let table = EndgameTable::build(Rules::Standard, 2, 4).unwrap_or_else(|| unreachable!("standard rules"));
+        for seeds in 0..=4u32 {
+            let mut houses = vec![0u8; 4];
+            houses[0] = seeds as u8;
+            let mut expected = 0;
+            loop {
+                assert_eq!(table.rank(&table.board(&houses), seeds), expected, "{houses:?}");
+                expected += 1;
+                if !next_distribution(&mut houses) {
+                    break;
+                }
+            }
+            assert_eq!(expected, table.layer_size(seeds), "{seeds} seeds");
+        }
+    }
+
+    #[test]
+    fn every_value_equals_the_solvers() {
+        for rules in [Rules::Standard, Rules::EmptyCapture] {
+            let table = EndgameTable::build(rules, 3, 7).unwrap_or_else(|| unreachable!("not seed rules"));
+            let mut solver = Solver::new(rules);
+            let mut checked = 0;
+            for seeds in 1..=7u32 {
+                let mut houses = vec![0u8; 6];
+                houses[0] = seeds as u8;
+                loop {
+                    // Both sides to move, stores empty: the solver's margin is then the value.
+                    for side in 0..2 {
+                        let mut board = table.board(&houses);
+                        board.side = side;
+                        if (0..3).any(|h| board.is_legal(h)) {
+                            assert_eq!(table.probe(&board), Some(solver.solve(&board)), "{houses:?} side {side}");
+                            checked += 1;
+                        }
+                    }
+                    if !next_distribution(&mut houses) {
+                        break;
+                    }
+                }
+            }
+            assert!(checked > 1000, "{checked}");
+        }
+    }
+}
