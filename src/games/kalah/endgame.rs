@@ -9,10 +9,18 @@
 //! that reaches the store or a capture leaves the houses, into a smaller layer), so the moves
 //! within a layer never come back to a position and the recursion ends.
 
-use super::{Board, Rules};
+use super::{Board, Rules, MAX_HOUSES};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI8, Ordering};
 
 /// Not computed yet (no value reaches it: |value| <= seeds on the board <= 127).
 const UNKNOWN: i8 = i8::MIN;
+/// The most seeds a table holds.
+pub const MAX_TABLE_SEEDS: u32 = 40;
+/// Pits in a table's distributions at most.
+const MAX_TABLE_PITS: usize = 2 * MAX_HOUSES;
+/// Binomial coefficients up to the largest table's needs.
+type Binomials = [[u64; MAX_TABLE_PITS + 1]; MAX_TABLE_SEEDS as usize + MAX_TABLE_PITS + 1];
 
 /// Exact values of every position with at most `max_seeds` seeds in the houses.
 pub struct EndgameTable {
@@ -20,40 +28,42 @@ pub struct EndgameTable {
     houses: usize,
     max_seeds: u32,
     /// `binomial[n][k]` = n choose k, for the ranks.
-    binomial: Vec<Vec<u64>>,
-    /// Per layer (seeds in the houses), the values by rank.
-    layers: Vec<Vec<i8>>,
+    binomial: Box<Binomials>,
+    /// Per layer (seeds in the houses), the values by rank. Atomics so that threads can fill a
+    /// layer together: two threads that reach the same position store the same value.
+    layers: Vec<Vec<AtomicI8>>,
 }
 
 impl EndgameTable {
     /// Builds the tables of every layer up to `max_seeds` seeds for `houses` houses a side;
     /// `None` under seed rules (whose values depend on the stores).
+    /// With every thread of the current rayon pool. `None` under seed rules (whose values
+    /// depend on the stores) or beyond `MAX_TABLE_SEEDS`.
     pub fn build(rules: Rules, houses: usize, max_seeds: u32) -> Option<EndgameTable> {
-        if rules == Rules::Seed || !(1..=super::MAX_HOUSES).contains(&houses) {
+        if rules == Rules::Seed || !(1..=MAX_HOUSES).contains(&houses) || max_seeds > MAX_TABLE_SEEDS {
             return None;
         }
-        let pits = 2 * houses;
-        let top = max_seeds as usize + pits;
-        let mut binomial = vec![vec![0u64; pits + 1]; top + 1];
-        for n in 0..=top {
+        let mut binomial = Box::new([[0u64; MAX_TABLE_PITS + 1]; MAX_TABLE_SEEDS as usize + MAX_TABLE_PITS + 1]);
+        for n in 0..binomial.len() {
             binomial[n][0] = 1;
-            for k in 1..=pits.min(n) {
+            for k in 1..=MAX_TABLE_PITS.min(n) {
                 binomial[n][k] = binomial[n - 1][k - 1] + binomial[n - 1][k];
             }
         }
         let mut table = EndgameTable { rules, houses, max_seeds, binomial, layers: Vec::new() };
+        /// Ranks a thread takes at a time.
+        const CHUNK: usize = 4096;
         for seeds in 0..=max_seeds {
             let size = table.layer_size(seeds);
-            table.layers.push(vec![UNKNOWN; size]);
-            let mut houses_now = vec![0u8; pits];
-            houses_now[0] = seeds as u8;
-            loop {
-                let board = table.board(&houses_now);
-                table.solve(&board);
-                if !next_distribution(&mut houses_now) {
-                    break;
+            table.layers.push((0..size).map(|_| AtomicI8::new(UNKNOWN)).collect());
+            let table = &table;
+            (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
+                let mut houses_now = table.unrank(seeds, chunk * CHUNK);
+                for _ in chunk * CHUNK..size.min((chunk + 1) * CHUNK) {
+                    table.solve(&table.board(&houses_now[..2 * houses]));
+                    next_distribution(&mut houses_now[..2 * houses]);
                 }
-            }
+            });
         }
         Some(table)
     }
@@ -81,13 +91,13 @@ impl EndgameTable {
         if seeds > self.max_seeds || board.houses() != self.houses {
             return None;
         }
-        let value = self.layers[seeds as usize][self.rank(board, seeds)];
+        let value = self.layers[seeds as usize][self.rank(board, seeds)].load(Ordering::Relaxed);
         (value != UNKNOWN).then_some(i32::from(value))
     }
 
     /// The houses in table order: the side to move's, then the opponent's, each in sowing order.
-    fn houses_of(&self, board: &Board) -> [u8; 2 * super::MAX_HOUSES] {
-        let mut out = [0u8; 2 * super::MAX_HOUSES];
+    fn houses_of(&self, board: &Board) -> [u8; MAX_TABLE_PITS] {
+        let mut out = [0u8; MAX_TABLE_PITS];
         let me = board.side();
         for (i, side) in [me, 1 - me].into_iter().enumerate() {
             let first = side * (self.houses + 1);
@@ -118,6 +128,31 @@ impl EndgameTable {
         rank as usize
     }
 
+    /// The distribution of `seeds` seeds at `rank` (the inverse of `rank`).
+    fn unrank(&self, seeds: u32, mut rank: usize) -> [u8; MAX_TABLE_PITS] {
+        let pits = 2 * self.houses;
+        let mut out = [0u8; MAX_TABLE_PITS];
+        let mut left = seeds as usize;
+        for (i, house) in out[..pits - 1].iter_mut().enumerate() {
+            let rest = pits - 1 - i;
+            // Values from `left` down: each takes the distributions of the seeds left over the
+            // houses after this one.
+            let mut here = left;
+            loop {
+                let block = self.binomial[left - here + rest - 1][rest - 1] as usize;
+                if rank < block {
+                    break;
+                }
+                rank -= block;
+                here -= 1;
+            }
+            *house = here as u8;
+            left -= here;
+        }
+        out[pits - 1] = left as u8;
+        out
+    }
+
     /// A board with `houses` (table order), player 0 to move and empty stores.
     fn board(&self, houses: &[u8]) -> Board {
         let mut board = Board { pits: [0; super::MAX_PITS], houses: self.houses, side: 0 };
@@ -128,10 +163,10 @@ impl EndgameTable {
 
     /// The exact value of `board` (in a layer being built or below), computed and stored if
     /// unknown.
-    fn solve(&mut self, board: &Board) -> i32 {
+    fn solve(&self, board: &Board) -> i32 {
         let seeds = board.house_seeds(0) + board.house_seeds(1);
         let rank = self.rank(board, seeds);
-        let known = self.layers[seeds as usize][rank];
+        let known = self.layers[seeds as usize][rank].load(Ordering::Relaxed);
         if known != UNKNOWN {
             return i32::from(known);
         }
@@ -159,7 +194,7 @@ impl EndgameTable {
         }
         // No move: only a given position; each side banks its own houses.
         let value = best.unwrap_or_else(|| board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32);
-        self.layers[seeds as usize][rank] = value as i8;
+        self.layers[seeds as usize][rank].store(value as i8, Ordering::Relaxed);
         value
     }
 }
@@ -193,6 +228,7 @@ mod tests {
             let mut expected = 0;
             loop {
                 assert_eq!(table.rank(&table.board(&houses), seeds), expected, "{houses:?}");
+                assert_eq!(table.unrank(seeds, expected)[..4], houses[..], "{expected}");
                 expected += 1;
                 if !next_distribution(&mut houses) {
                     break;
