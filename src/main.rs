@@ -176,8 +176,9 @@ enum Command {
         /// Adam's step size at the first epoch (it decays to 5 % of it by the last).
         #[arg(long, default_value_t = 0.001)]
         lr: f32,
-        /// The game result's share of the target (the rest is the search score).
-        #[arg(long, default_value_t = 0.3)]
+        /// The game result's share of the target (the rest is the search score). 0 by default:
+        /// blending in the results of these short games squeezed the net's scale (docs/nnue.md).
+        #[arg(long, default_value_t = 0.0)]
         wdl: f32,
         /// Worker threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
