@@ -695,6 +695,28 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
     ExitCode::SUCCESS
 }
 
+/// Asks with `prompt` until a line holds a number that `valid` accepts (saying `'line'
+/// {refusal}` otherwise); `None` at the end of input.
+fn ask_number(
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    prompt: &str,
+    refusal: &str,
+    valid: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    loop {
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        let Some(Ok(line)) = lines.next() else {
+            println!();
+            return None;
+        };
+        match line.trim().parse::<usize>() {
+            Ok(n) if valid(n) => return Some(n),
+            _ => println!("'{}' {refusal}", line.trim()),
+        }
+    }
+}
+
 fn run_connect4_play(level: u8, first: &str) -> ExitCode {
     use springer::games::connect4::{play::Player, Position, CELLS, WIDTH};
     use std::io::BufRead;
@@ -716,17 +738,11 @@ fn run_connect4_play(level: u8, first: &str) -> ExitCode {
         }
         let human_to_move = pos.moves() % 2 == human;
         let col = if human_to_move {
-            loop {
-                print!("Your move (column 1-{WIDTH}): ");
-                let _ = std::io::stdout().flush();
-                let Some(Ok(line)) = lines.next() else {
-                    println!();
-                    return ExitCode::SUCCESS;
-                };
-                match line.trim().parse::<usize>() {
-                    Ok(c) if (1..=WIDTH).contains(&c) && pos.can_play(c - 1) => break c - 1,
-                    _ => println!("'{}' is not a column with room: type 1 to {WIDTH}.", line.trim()),
-                }
+            let prompt = format!("Your move (column 1-{WIDTH}): ");
+            let refusal = format!("is not a column with room: type 1 to {WIDTH}.");
+            match ask_number(&mut lines, &prompt, &refusal, |c| (1..=WIDTH).contains(&c) && pos.can_play(c - 1)) {
+                Some(c) => c - 1,
+                None => return ExitCode::SUCCESS,
             }
         } else {
             let Some(col) = computer.choose(&pos) else { break "A draw." };
@@ -813,17 +829,11 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
                 winner = Some(1 - human);
                 break;
             }
-            loop {
-                print!("Your move (house 1-{houses}): ");
-                let _ = std::io::stdout().flush();
-                let Some(Ok(line)) = lines.next() else {
-                    println!();
-                    return ExitCode::SUCCESS;
-                };
-                match line.trim().parse::<usize>() {
-                    Ok(h) if (1..=houses).contains(&h) && board.is_legal(h - 1) => break h - 1,
-                    _ => println!("'{}' is not a house with seeds: type 1 to {houses}.", line.trim()),
-                }
+            let prompt = format!("Your move (house 1-{houses}): ");
+            let refusal = format!("is not a house with seeds: type 1 to {houses}.");
+            match ask_number(&mut lines, &prompt, &refusal, |h| (1..=houses).contains(&h) && board.is_legal(h - 1)) {
+                Some(h) => h - 1,
+                None => return ExitCode::SUCCESS,
             }
         } else {
             let Some(house) = computer.choose(&board) else {

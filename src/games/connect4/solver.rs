@@ -357,15 +357,22 @@ mod tests {
     /// The first cases of the public "End-Easy" and "Middle-Easy" sets (Test_L3_R1, Test_L2_R1).
     const CASES: &str = include_str!("../../../tests/fixtures/connect4-sample.txt");
 
-    #[test]
-    fn solves_the_sample_exactly_and_weakly() {
-        let mut solver = Solver::new(20);
-        let mut solved = 0;
-        for line in CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    /// The sample's positions with their scores and lines.
+    fn cases() -> impl Iterator<Item = (Position, i32, &'static str)> {
+        CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).map(|line| {
             let mut fields = line.split_whitespace();
             let (moves, expected) = (fields.next().unwrap_or_default(), fields.next().unwrap_or_default());
             let expected: i32 = expected.parse().unwrap_or_else(|e| unreachable!("{line}: {e}"));
             let pos = Position::from_moves(moves).unwrap_or_else(|e| unreachable!("{line}: {e}"));
+            (pos, expected, line)
+        })
+    }
+
+    #[test]
+    fn solves_the_sample_exactly_and_weakly() {
+        let mut solver = Solver::new(20);
+        let mut solved = 0;
+        for (pos, expected, line) in cases() {
             assert_eq!(solver.solve(&pos, false), expected, "{line}");
             assert_eq!(solver.solve(&pos, true), expected.signum(), "{line}");
             solved += 1;
@@ -376,11 +383,7 @@ mod tests {
     #[test]
     fn two_threads_give_the_same_scores() {
         let mut solver = Solver::new(20).with_threads(2);
-        for line in CASES.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).step_by(5) {
-            let mut fields = line.split_whitespace();
-            let (moves, expected) = (fields.next().unwrap_or_default(), fields.next().unwrap_or_default());
-            let expected: i32 = expected.parse().unwrap_or_else(|e| unreachable!("{line}: {e}"));
-            let pos = Position::from_moves(moves).unwrap_or_else(|e| unreachable!("{line}: {e}"));
+        for (pos, expected, line) in cases().step_by(5) {
             assert_eq!(solver.solve(&pos, false), expected, "{line}");
             assert_eq!(solver.solve(&pos, true), expected.signum(), "{line}");
         }
