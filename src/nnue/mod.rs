@@ -148,9 +148,9 @@ pub fn set_current(net: Network) {
     *CURRENT.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(net);
 }
 
-/// Whether searches evaluate with the network (`UseNNUE`) or the hand-crafted evaluation. Off
-/// by default: the first net lost to the hand-crafted evaluation (docs/nnue.md).
-static ENABLED: AtomicBool = AtomicBool::new(false);
+/// Whether searches evaluate with the network (`UseNNUE`, on by default since net-d beat the
+/// hand-crafted evaluation, docs/nnue.md) or the hand-crafted evaluation.
+static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// The network a new search evaluates with, `None` for the hand-crafted evaluation.
 pub fn for_search() -> Option<Arc<Network>> {

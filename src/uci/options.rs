@@ -65,7 +65,7 @@ impl Default for Options {
             elo: MAX_ELO,
             own_book: false,
             book_file: String::new(),
-            use_nnue: false,
+            use_nnue: true,
             eval_file: String::new(),
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
