@@ -280,6 +280,9 @@ enum KalahCommand {
         /// printed.
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=40))]
         endgame: u32,
+        /// The table's size in MB (rounded down to a power of two, at least 1).
+        #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
     },
     /// A game in the terminal against the program (the founding program's six levels, then 7:
     /// perfect once few enough seeds are left).
@@ -391,8 +394,8 @@ fn main() -> ExitCode {
         Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
             run_connect4_match(&levels, games, first_only, seed)
         }
-        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame })) => {
-            run_kalah_solve(houses, seeds, &rules, position.as_deref(), endgame)
+        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame, hash })) => {
+            run_kalah_solve(houses, seeds, &rules, position.as_deref(), (endgame, hash as usize))
         }
         Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
             run_kalah_play(level, &rules, &first, houses, seeds)
@@ -654,7 +657,9 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
     }
 }
 
-fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>, endgame: u32) -> ExitCode {
+/// `tables`: the endgame databases' seeds (0 = none) and the table's MB.
+fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>, tables: (u32, usize)) -> ExitCode {
+    let (endgame, hash_mb) = tables;
     use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Board, Rules};
     let rules: Rules = match rules.parse() {
         Ok(rules) => rules,
@@ -668,7 +673,7 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
         Ok(board) => board,
         Err(e) => return bad_input(e),
     };
-    let mut solver = Solver::new(rules);
+    let mut solver = Solver::with_table_mb(rules, hash_mb);
     if endgame > 0 {
         let start = Instant::now();
         let Some(table) = EndgameTable::build(rules, board.houses(), endgame) else {

@@ -49,13 +49,19 @@ fn connect4_solve_matches_the_public_scores_and_rejects_bad_lines() {
 
 #[test]
 fn kalah_solve_reproduces_a_published_value_and_rejects_bad_input() {
-    // Irving, Donkers and Uiterwijk: Kalah(4,3), empty-capture, first player wins by 8.
+    // Irving, Donkers and Uiterwijk: Kalah(4,3), empty-capture, first player wins by 8 (with a
+    // 1 MB table too).
     let (code, out, _) = run(&["kalah", "solve", "--houses", "4", "--seeds", "3", "--rules", "empty-capture"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("value +8\n"), "{out}");
+    let (code, out, _) =
+        run(&["kalah", "solve", "--houses", "4", "--seeds", "3", "--rules", "empty-capture", "--hash", "1"], "");
     assert_eq!(code, Some(0));
     assert!(out.starts_with("value +8\n"), "{out}");
     for args in [
         &["kalah", "solve", "--rules", "bogus"][..],
         &["kalah", "solve", "--houses", "4", "--position", "1,2,x"],
+        &["kalah", "solve", "--hash", "0"],
         &["kalah", "play", "--level", "9"],
         &["kalah", "play", "--first", "nobody"],
     ] {
