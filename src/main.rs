@@ -283,6 +283,10 @@ enum KalahCommand {
         /// The table's size in MB (rounded down to a power of two, at least 1).
         #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
+        /// Threads searching (sharing one table) and building the databases; default: every
+        /// core.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
     },
     /// A game in the terminal against the program (the founding program's six levels, then 7:
     /// perfect once few enough seeds are left).
@@ -394,8 +398,10 @@ fn main() -> ExitCode {
         Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
             run_connect4_match(&levels, games, first_only, seed)
         }
-        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame, hash })) => {
-            run_kalah_solve(houses, seeds, &rules, position.as_deref(), (endgame, hash as usize))
+        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame, hash, threads })) => {
+            let threads =
+                threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+            run_kalah_solve(houses, seeds, &rules, position.as_deref(), (endgame, hash as usize, threads))
         }
         Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
             run_kalah_play(level, &rules, &first, houses, seeds)
@@ -657,9 +663,15 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
     }
 }
 
-/// `tables`: the endgame databases' seeds (0 = none) and the table's MB.
-fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>, tables: (u32, usize)) -> ExitCode {
-    let (endgame, hash_mb) = tables;
+/// `resources`: the endgame databases' seeds (0 = none), the table's MB and the threads.
+fn run_kalah_solve(
+    houses: usize,
+    seeds: u8,
+    rules: &str,
+    position: Option<&str>,
+    resources: (u32, usize, usize),
+) -> ExitCode {
+    let (endgame, hash_mb, threads) = resources;
     use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Board, Rules};
     let rules: Rules = match rules.parse() {
         Ok(rules) => rules,
@@ -673,10 +685,15 @@ fn run_kalah_solve(houses: usize, seeds: u8, rules: &str, position: Option<&str>
         Ok(board) => board,
         Err(e) => return bad_input(e),
     };
-    let mut solver = Solver::with_table_mb(rules, hash_mb);
+    let mut solver = Solver::with_table_mb(rules, hash_mb).with_threads(threads);
     if endgame > 0 {
         let start = Instant::now();
-        let Some(table) = EndgameTable::build(rules, board.houses(), endgame) else {
+        let build = || EndgameTable::build(rules, board.houses(), endgame);
+        let built = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(build),
+            Err(_) => build(),
+        };
+        let Some(table) = built else {
             return bad_input("kalah solve: --endgame needs standard or empty-capture rules");
         };
         println!(

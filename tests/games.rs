@@ -62,6 +62,7 @@ fn kalah_solve_reproduces_a_published_value_and_rejects_bad_input() {
         &["kalah", "solve", "--rules", "bogus"][..],
         &["kalah", "solve", "--houses", "4", "--position", "1,2,x"],
         &["kalah", "solve", "--hash", "0"],
+        &["kalah", "solve", "--threads", "0"],
         &["kalah", "play", "--level", "9"],
         &["kalah", "play", "--first", "nobody"],
     ] {

@@ -5,6 +5,8 @@
 pub mod connect4;
 pub mod kalah;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 /// Random picks among equally good moves (SplitMix64): nearby seeds give unrelated sequences,
 /// so the games of a match differ from the first move on.
 pub struct TieBreaker(u64);
@@ -25,5 +27,43 @@ impl TieBreaker {
     /// A number in `0..n` (`n` > 0).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// The positions being searched now, by any thread of a parallel solver (keys in slots by hash;
+/// a clash only costs some duplicated work). A thread defers a move whose position another
+/// thread is searching (ABDADA), so the threads spread over the tree. Key 0 means an empty slot.
+pub struct Busy {
+    slots: Vec<AtomicU64>,
+}
+
+/// Slots in the busy table (2^`BUSY_LOG2`).
+const BUSY_LOG2: u32 = 16;
+
+impl Default for Busy {
+    fn default() -> Busy {
+        Busy::new()
+    }
+}
+
+impl Busy {
+    pub fn new() -> Busy {
+        Busy { slots: (0..1usize << BUSY_LOG2).map(|_| AtomicU64::new(0)).collect() }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUSY_LOG2)) as usize]
+    }
+
+    pub fn contains(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    pub fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    pub fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }

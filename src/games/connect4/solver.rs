@@ -10,6 +10,7 @@
 //! negative of that, a draw 0 (the scoring of the public test sets).
 
 use super::{Position, CELLS, WIDTH};
+use crate::games::Busy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The best score possible: winning with one's fourth stone.
@@ -76,39 +77,9 @@ impl Table {
     }
 }
 
-/// The positions being searched now, by any thread (keys in slots by hash; a clash only costs
-/// some duplicated work).
-struct Busy {
-    slots: Vec<AtomicU64>,
-}
-
-/// Slots in the busy table (2^`BUSY_LOG2`).
-const BUSY_LOG2: u32 = 16;
 /// Positions with at least this many empty cells are announced as busy while searched: deep
 /// enough that the announcement costs nothing next to the search.
 const BUSY_MIN_EMPTY: usize = 12;
-
-impl Busy {
-    fn new() -> Busy {
-        Busy { slots: (0..1usize << BUSY_LOG2).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    fn slot(&self, key: u64) -> &AtomicU64 {
-        &self.slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUSY_LOG2)) as usize]
-    }
-
-    fn contains(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
-    fn leave(&self, key: u64) {
-        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
-    }
-}
 
 /// Solves positions, keeping its table between them.
 pub struct Solver {

@@ -8,48 +8,169 @@
 //! Moves are tried in the order: the table's best move, moves that sow into the own store,
 //! the largest gain (captures); a child's table bound that already proves a cut-off ends the
 //! node before any search (enhanced transposition cutoff); buckets of two entries keep the
-//! result of the largest search first.
+//! result of the largest search first. With several threads, each searches the same window
+//! over one shared table, deferring moves another thread is searching (ABDADA); the first to
+//! finish gives the result.
 
 use super::endgame::EndgameTable;
-use super::{Board, Rules};
+use super::{Board, Rules, Sown};
+use crate::games::Busy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The table's size for `Solver::new`, in MB (`kalah solve --hash` sets another).
 const DEFAULT_TABLE_MB: usize = 64;
 
-/// A table entry: the key, the bounds proven for it and the house that gave the best value.
+/// `Entry::best` when no move is known.
+const NO_MOVE: u8 = u8::MAX;
+
+/// With several threads, positions with at least this many seeds in the houses are announced
+/// as busy while searched: big enough subtrees that the announcement costs nothing.
+const BUSY_MIN_SEEDS: u32 = 20;
+
+/// A table entry: the key, the bounds proven for it, the house that gave the best value and
+/// the size of the search that proved them.
 #[derive(Clone, Copy)]
 struct Entry {
     key: u128,
     lower: i16,
     upper: i16,
     best: u8,
-    /// The size of the search that proved the bounds: log2 of its nodes.
+    /// log2 of the nodes of the search that proved the bounds.
     work: u8,
+}
+
+impl Entry {
+    fn unknown(key: u128) -> Entry {
+        Entry { key, lower: i16::MIN, upper: i16::MAX, best: NO_MOVE, work: 0 }
+    }
+}
+
+/// The data word's bit that marks a slot as written (an all-zero slot is empty).
+const OCCUPIED: u64 = 1 << 63;
+
+/// A bijective 64-bit mix (SplitMix64's finaliser): the key halves are stored mixed, so that
+/// keys that differ in a few bits (the house counts are packed, not hashed) differ everywhere.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The table, shared by every thread without locks: a slot is three words, the data (bounds,
+/// move, work) and each mixed key half XORed with the data. A slot read while another thread
+/// writes it mixes two entries' words; it then passes the key check only if two 64-bit
+/// equalities between unrelated mixed keys and data hold by chance (about 2^-64 a torn read),
+/// so a reader sees the bounds stored for its key or a miss. With one thread nothing is torn.
+struct Table {
+    slots: Vec<[AtomicU64; 3]>,
+    /// log2 of the number of buckets (two slots each).
+    bits: u32,
+}
+
+impl Table {
+    /// A table of `mb` MB, rounded down to a power of two buckets (one at least).
+    fn with_mb(mb: usize) -> Table {
+        let buckets = (mb << 20) / (2 * std::mem::size_of::<[AtomicU64; 3]>());
+        let bits = buckets.max(1).ilog2();
+        let slots = (0..2usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)]).collect();
+        Table { slots, bits }
+    }
+
+    /// The first slot of `key`'s bucket.
+    fn bucket(&self, key: u128) -> usize {
+        let folded = mix(key as u64 ^ ((key >> 64) as u64).rotate_left(17));
+        // A shift by 64 (a one-bucket table) would overflow: the top bits are taken in two steps.
+        2 * ((folded >> 1) >> (63 - self.bits)) as usize
+    }
+
+    /// The entry in slot `index` if it holds `key`.
+    fn read(&self, index: usize, key: u128) -> Option<Entry> {
+        let [low, high, data] = &self.slots[index];
+        let data = data.load(Ordering::Relaxed);
+        let hit = data & OCCUPIED != 0
+            && low.load(Ordering::Relaxed) ^ data == mix(key as u64)
+            && high.load(Ordering::Relaxed) ^ data == mix((key >> 64) as u64);
+        hit.then_some(Entry {
+            key,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            best: (data >> 32) as u8,
+            work: (data >> 40) as u8,
+        })
+    }
+
+    /// The work of the entry in slot `index` (0 if empty).
+    fn work(&self, index: usize) -> u8 {
+        (self.slots[index][2].load(Ordering::Relaxed) >> 40) as u8
+    }
+
+    fn write(&self, index: usize, entry: &Entry) {
+        let data = OCCUPIED
+            | u64::from(entry.lower as u16)
+            | u64::from(entry.upper as u16) << 16
+            | u64::from(entry.best) << 32
+            | u64::from(entry.work) << 40;
+        let [low, high, word] = &self.slots[index];
+        low.store(mix(entry.key as u64) ^ data, Ordering::Relaxed);
+        high.store(mix((entry.key >> 64) as u64) ^ data, Ordering::Relaxed);
+        word.store(data, Ordering::Relaxed);
+    }
+
+    /// The table's entry for `key`, if it holds one.
+    fn probe(&self, key: u128) -> Option<Entry> {
+        let first = self.bucket(key);
+        self.read(first, key).or_else(|| self.read(first + 1, key))
+    }
+
+    /// Stores `entry`: first in its bucket when its search was at least as large as the first
+    /// slot's (whose entry moves to second), else second.
+    fn store(&self, entry: &Entry) {
+        let first = self.bucket(entry.key);
+        if self.read(first, entry.key).is_some() {
+            self.write(first, entry);
+        } else if entry.work >= self.work(first) {
+            let [low, high, data] = &self.slots[first];
+            let moved = [low, high, data].map(|w| w.load(Ordering::Relaxed));
+            for (word, value) in self.slots[first + 1].iter().zip(moved) {
+                word.store(value, Ordering::Relaxed);
+            }
+            self.write(first, entry);
+        } else {
+            self.write(first + 1, entry);
+        }
+    }
 }
 
 /// A legal move, the board it leaves and what the mover gained by it (store difference).
 #[derive(Clone, Copy)]
 struct Child {
     house: usize,
-    sown: super::Sown,
+    sown: Sown,
     gain: i32,
 }
-
-/// `Entry::best` when no move is known.
-const NO_MOVE: u8 = u8::MAX;
 
 /// A solver for one rule set, keeping its table between positions of the same rules.
 pub struct Solver {
     rules: Rules,
-    /// Buckets of two: the entry of the largest search first, the most recent other one second.
-    table: Vec<[Entry; 2]>,
-    /// log2 of the number of buckets.
-    table_bits: u32,
+    table: Table,
     /// Exact values of positions with few seeds left, when built for these rules and board.
     endgame: Option<Arc<EndgameTable>>,
-    /// Nodes searched since the last `solve`.
+    threads: usize,
+    /// Nodes searched since the last `solve` (every thread's).
     pub nodes: u64,
+}
+
+/// One thread's search of one window.
+struct Search<'a> {
+    rules: Rules,
+    table: &'a Table,
+    endgame: Option<&'a EndgameTable>,
+    /// Shared with the other threads; `None` alone.
+    busy: Option<&'a Busy>,
+    /// Set by the first thread to finish: the others return at once and store nothing.
+    stop: &'a AtomicBool,
+    nodes: u64,
 }
 
 /// Seeds the mover's store gained minus seeds its opponent's store gained, `before` to `after`.
@@ -68,19 +189,24 @@ fn seed_rules_result(after: &Board, mover: usize) -> i32 {
     }
 }
 
+/// The table key of `board` under `rules` (see the module comment).
+fn key(rules: Rules, board: &Board) -> u128 {
+    match rules {
+        Rules::Seed => board.full_key(),
+        Rules::Standard | Rules::EmptyCapture => board.houses_key(),
+    }
+}
+
 impl Solver {
-    /// A solver for `rules` with an empty table of the default size.
+    /// A solver for `rules` with an empty table of the default size, one thread.
     pub fn new(rules: Rules) -> Solver {
         Solver::with_table_mb(rules, DEFAULT_TABLE_MB)
     }
 
     /// A solver for `rules` with an empty table of `mb` MB, rounded down to a power of two (one
-    /// bucket at least).
+    /// bucket at least), one thread.
     pub fn with_table_mb(rules: Rules, mb: usize) -> Solver {
-        let buckets = (mb << 20) / std::mem::size_of::<[Entry; 2]>();
-        let table_bits = buckets.max(1).ilog2();
-        let empty = Entry { key: u128::MAX, lower: i16::MIN, upper: i16::MAX, best: NO_MOVE, work: 0 };
-        Solver { rules, table: vec![[empty; 2]; 1 << table_bits], table_bits, endgame: None, nodes: 0 }
+        Solver { rules, table: Table::with_mb(mb), endgame: None, threads: 1, nodes: 0 }
     }
 
     /// Looks positions with few seeds left up in `endgame` instead of searching them.
@@ -89,37 +215,10 @@ impl Solver {
         self
     }
 
-    fn slot(&self, key: u128) -> usize {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(17);
-        // A shift by 64 (a one-bucket table) would overflow: the top bits are taken in two steps.
-        ((folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 1) >> (63 - self.table_bits)) as usize
-    }
-
-    /// The table's entry for `key`, if it holds one.
-    fn probe(&self, key: u128) -> Option<Entry> {
-        self.table[self.slot(key)].iter().find(|e| e.key == key).copied()
-    }
-
-    /// Stores `entry`: first in its bucket when its search was at least as large as the first
-    /// entry's (which moves to second), else second.
-    fn store(&mut self, entry: Entry) {
-        let slot = self.slot(entry.key);
-        let bucket = &mut self.table[slot];
-        if bucket[0].key == entry.key || entry.work >= bucket[0].work {
-            if bucket[0].key != entry.key {
-                bucket[1] = bucket[0];
-            }
-            bucket[0] = entry;
-        } else {
-            bucket[1] = entry;
-        }
-    }
-
-    fn key(&self, board: &Board) -> u128 {
-        match self.rules {
-            Rules::Seed => board.full_key(),
-            Rules::Standard | Rules::EmptyCapture => board.houses_key(),
-        }
+    /// Searches with `threads` threads (at least one) over the one table.
+    pub fn with_threads(mut self, threads: usize) -> Solver {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Under standard and empty-capture rules: the final margin for the side to move (its store
@@ -127,7 +226,7 @@ impl Solver {
     pub fn solve(&mut self, board: &Board) -> i32 {
         self.nodes = 0;
         if self.rules == Rules::Seed {
-            return self.search(board, -1, 1);
+            return self.window(board, -1, 1);
         }
         let me = board.side();
         let stores = board.store_seeds(me) as i32 - board.store_seeds(1 - me) as i32;
@@ -136,7 +235,7 @@ impl Solver {
         let mut guess = 0;
         while min < max {
             let probe = if guess == min { guess } else { guess - 1 }.clamp(min, max - 1);
-            let value = self.search(board, probe, probe + 1);
+            let value = self.window(board, probe, probe + 1);
             if value <= probe {
                 max = value;
             } else {
@@ -147,136 +246,34 @@ impl Solver {
         stores + min
     }
 
-    /// The value of `board` for the side to move in (alpha, beta) (see the module comment).
-    fn search(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if let Some(value) = self.decided(board, alpha, beta) {
+    /// The value of `board` in (alpha, beta), searched by every thread.
+    fn window(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
+        let stop = AtomicBool::new(false);
+        let (rules, table, endgame) = (self.rules, &self.table, self.endgame.as_deref());
+        if self.threads == 1 {
+            let mut search = Search { rules, table, endgame, busy: None, stop: &stop, nodes: 0 };
+            let value = search.negamax(board, alpha, beta);
+            self.nodes += search.nodes;
             return value;
         }
-        // Table bounds.
-        let key = self.key(board);
-        let nodes_before = self.nodes;
-        let found = self.probe(key);
-        let known = found.is_some();
-        let entry = found.unwrap_or(Entry { key, lower: i16::MIN, upper: i16::MAX, best: NO_MOVE, work: 0 });
-        if known {
-            alpha = alpha.max(i32::from(entry.lower));
-            beta = beta.min(i32::from(entry.upper));
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        let me = board.side();
-        let hinted = if known { usize::from(entry.best) } else { usize::from(NO_MOVE) };
-        let (children, count) = self.ordered_children(board, hinted);
-        if count == 0 {
-            // Only a given position can leave the side to move without a move: under seed rules
-            // it has lost; otherwise the game is over and each side banks its houses.
-            return match self.rules {
-                Rules::Seed => -1,
-                _ => board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32,
-            };
-        }
-        if let Some(value) = self.transposition_cutoff(&children[..count], beta) {
-            return value;
-        }
-        // The moves.
-        let (alpha_in, beta_in) = (alpha, beta);
-        let (mut best, mut best_house) = (i32::MIN, NO_MOVE);
-        for child in &children[..count] {
-            let (sown, now) = (&child.sown, child.gain);
-            let value = if self.rules == Rules::Seed {
-                if sown.over {
-                    seed_rules_result(&sown.board, me)
-                } else if sown.again {
-                    self.search(&sown.board, alpha, beta)
-                } else {
-                    -self.search(&sown.board, -beta, -alpha)
-                }
-            } else if sown.over {
-                now
-            } else if sown.again {
-                now + self.search(&sown.board, alpha - now, beta - now)
-            } else {
-                now - self.search(&sown.board, now - beta, now - alpha)
-            };
-            if value > best {
-                (best, best_house) = (value, child.house as u8);
-            }
-            alpha = alpha.max(value);
-            if alpha >= beta {
-                break;
-            }
-        }
-        // The store: fail high gives a lower bound, fail low an upper bound, else exact.
-        let work = (u64::BITS - (self.nodes - nodes_before).leading_zeros()) as u8;
-        let mut stored = Entry { best: best_house, work: work.max(entry.work), ..entry };
-        if best >= beta_in {
-            stored.lower = stored.lower.max(best as i16);
-        } else if best <= alpha_in {
-            stored.upper = stored.upper.min(best as i16);
-        } else {
-            (stored.lower, stored.upper) = (best as i16, best as i16);
-        }
-        self.store(stored);
-        best
-    }
-
-    /// A value that needs no search under standard and empty-capture rules: a window beyond the
-    /// seeds left in the houses (the side to move gains at most all of them and loses at most
-    /// as many), or a position in the endgame databases.
-    fn decided(&self, board: &Board, alpha: i32, beta: i32) -> Option<i32> {
-        if self.rules == Rules::Seed {
-            return None;
-        }
-        let left = (board.house_seeds(0) + board.house_seeds(1)) as i32;
-        if alpha >= left {
-            return Some(left);
-        }
-        if beta <= -left {
-            return Some(-left);
-        }
-        self.endgame.as_ref().and_then(|table| table.probe(board))
-    }
-
-    /// The legal moves sown, in search order: the table's best move, then moves that sow into
-    /// the own store (another move follows), then the largest gain for the mover (captures),
-    /// then the house nearest the store.
-    fn ordered_children(&self, board: &Board, hinted: usize) -> ([Child; super::MAX_HOUSES], usize) {
-        let me = board.side();
-        let unused = Child { house: 0, sown: super::Sown { board: *board, again: false, over: false }, gain: 0 };
-        let mut children = [unused; super::MAX_HOUSES];
-        let mut count = 0;
-        for house in (0..board.houses()).rev().filter(|&h| board.is_legal(h)) {
-            let sown = board.sow(house, self.rules);
-            children[count] = Child { house, gain: gained(board, &sown.board, me), sown };
-            count += 1;
-        }
-        children[..count].sort_by_key(|c| (c.house != hinted, !c.sown.again, -c.gain));
-        (children, count)
-    }
-
-    /// Enhanced transposition cutoff under standard and empty-capture rules: a value at or
-    /// above `beta` that a child's table bound already proves, before any child is searched.
-    fn transposition_cutoff(&self, children: &[Child], beta: i32) -> Option<i32> {
-        if self.rules == Rules::Seed {
-            return None;
-        }
-        for child in children.iter().filter(|c| !c.sown.over) {
-            let Some(entry) = self.probe(self.key(&child.sown.board)) else {
-                continue;
-            };
-            // Another move: the child's value adds to the gain; else it is the opponent's.
-            let proven = if child.sown.again {
-                (entry.lower > i16::MIN).then(|| child.gain + i32::from(entry.lower))
-            } else {
-                (entry.upper < i16::MAX).then(|| child.gain - i32::from(entry.upper))
-            };
-            if let Some(value) = proven.filter(|&v| v >= beta) {
-                return Some(value);
-            }
-        }
-        None
+        let busy = Busy::new();
+        let (busy, stop) = (&busy, &stop);
+        let results: Vec<(Option<i32>, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..self.threads)
+                .map(|_| {
+                    scope.spawn(move || {
+                        let mut search = Search { rules, table, endgame, busy: Some(busy), stop, nodes: 0 };
+                        let value = search.negamax(board, alpha, beta);
+                        // Only the first to finish was not cut short.
+                        let first = !stop.swap(true, Ordering::Relaxed);
+                        (first.then_some(value), search.nodes)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or((None, 0))).collect()
+        });
+        self.nodes += results.iter().map(|r| r.1).sum::<u64>();
+        results.iter().find_map(|r| r.0).unwrap_or_else(|| unreachable!("one thread finishes first"))
     }
 
     /// The best house (0 = the farthest from the store) for the side to move and its value,
@@ -303,6 +300,177 @@ impl Solver {
         let index = pick(ties.len()).min(ties.len() - 1);
         Some(ties[index])
     }
+}
+
+impl Search<'_> {
+    /// The value of `board` for the side to move in (alpha, beta) (see the module comment).
+    fn negamax(&mut self, board: &Board, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
+        if let Some(value) = self.decided(board, alpha, beta) {
+            return value;
+        }
+        // Table bounds.
+        let key = key(self.rules, board);
+        let nodes_before = self.nodes;
+        let found = self.table.probe(key);
+        let entry = found.unwrap_or(Entry::unknown(key));
+        if found.is_some() {
+            alpha = alpha.max(i32::from(entry.lower));
+            beta = beta.min(i32::from(entry.upper));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let me = board.side();
+        let (mut children, count) = self.ordered_children(board, usize::from(entry.best));
+        if count == 0 {
+            // Only a given position can leave the side to move without a move: under seed rules
+            // it has lost; otherwise the game is over and each side banks its houses.
+            return match self.rules {
+                Rules::Seed => -1,
+                _ => board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32,
+            };
+        }
+        if let Some(value) = self.transposition_cutoff(&children[..count], beta) {
+            return value;
+        }
+
+        // The moves. With other threads, a move one of them is searching waits for a second
+        // pass (never the first move, which every thread searches).
+        let shared = self.busy.filter(|_| board.house_seeds(0) + board.house_seeds(1) >= BUSY_MIN_SEEDS);
+        let (alpha_in, beta_in) = (alpha, beta);
+        let (mut best, mut best_house) = (i32::MIN, NO_MOVE);
+        let mut len = count;
+        'passes: for pass in 0..2 {
+            let mut deferred = 0;
+            for i in 0..len {
+                let child = children[i];
+                let busy_key = shared.filter(|_| !child.sown.over).map(|busy| (busy, busy_key(self.rules, &child)));
+                if let Some((busy, child_key)) = busy_key {
+                    if pass == 0 && i > 0 && busy.contains(child_key) {
+                        children[deferred] = child; // deferred <= i: that slot is done with
+                        deferred += 1;
+                        continue;
+                    }
+                    busy.enter(child_key);
+                }
+                let value = self.child_value(me, &child, alpha, beta);
+                if let Some((busy, child_key)) = busy_key {
+                    busy.leave(child_key);
+                }
+                if value > best {
+                    (best, best_house) = (value, child.house as u8);
+                }
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break 'passes;
+                }
+            }
+            len = deferred;
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return 0;
+        }
+
+        // The store: fail high gives a lower bound, fail low an upper bound, else exact.
+        let work = (u64::BITS - (self.nodes - nodes_before).leading_zeros()) as u8;
+        let mut stored = Entry { best: best_house, work: work.max(entry.work), ..entry };
+        if best >= beta_in {
+            stored.lower = stored.lower.max(best as i16);
+        } else if best <= alpha_in {
+            stored.upper = stored.upper.min(best as i16);
+        } else {
+            (stored.lower, stored.upper) = (best as i16, best as i16);
+        }
+        self.table.store(&stored);
+        best
+    }
+
+    /// The value for `me` of playing `child` in (alpha, beta).
+    fn child_value(&mut self, me: usize, child: &Child, alpha: i32, beta: i32) -> i32 {
+        let (sown, now) = (&child.sown, child.gain);
+        if self.rules == Rules::Seed {
+            if sown.over {
+                seed_rules_result(&sown.board, me)
+            } else if sown.again {
+                self.negamax(&sown.board, alpha, beta)
+            } else {
+                -self.negamax(&sown.board, -beta, -alpha)
+            }
+        } else if sown.over {
+            now
+        } else if sown.again {
+            now + self.negamax(&sown.board, alpha - now, beta - now)
+        } else {
+            now - self.negamax(&sown.board, now - beta, now - alpha)
+        }
+    }
+
+    /// A value that needs no search under standard and empty-capture rules: a window beyond the
+    /// seeds left in the houses (the side to move gains at most all of them and loses at most
+    /// as many), or a position in the endgame databases.
+    fn decided(&self, board: &Board, alpha: i32, beta: i32) -> Option<i32> {
+        if self.rules == Rules::Seed {
+            return None;
+        }
+        let left = (board.house_seeds(0) + board.house_seeds(1)) as i32;
+        if alpha >= left {
+            return Some(left);
+        }
+        if beta <= -left {
+            return Some(-left);
+        }
+        self.endgame.and_then(|table| table.probe(board))
+    }
+
+    /// The legal moves sown, in search order: the table's best move, then moves that sow into
+    /// the own store (another move follows), then the largest gain for the mover (captures),
+    /// then the house nearest the store.
+    fn ordered_children(&self, board: &Board, hinted: usize) -> ([Child; super::MAX_HOUSES], usize) {
+        let me = board.side();
+        let unused = Child { house: 0, sown: Sown { board: *board, again: false, over: false }, gain: 0 };
+        let mut children = [unused; super::MAX_HOUSES];
+        let mut count = 0;
+        for house in (0..board.houses()).rev().filter(|&h| board.is_legal(h)) {
+            let sown = board.sow(house, self.rules);
+            children[count] = Child { house, gain: gained(board, &sown.board, me), sown };
+            count += 1;
+        }
+        children[..count].sort_by_key(|c| (c.house != hinted, !c.sown.again, -c.gain));
+        (children, count)
+    }
+
+    /// Enhanced transposition cutoff under standard and empty-capture rules: a value at or
+    /// above `beta` that a child's table bound already proves, before any child is searched.
+    fn transposition_cutoff(&self, children: &[Child], beta: i32) -> Option<i32> {
+        if self.rules == Rules::Seed {
+            return None;
+        }
+        for child in children.iter().filter(|c| !c.sown.over) {
+            let Some(entry) = self.table.probe(key(self.rules, &child.sown.board)) else {
+                continue;
+            };
+            // Another move: the child's value adds to the gain; else it is the opponent's.
+            let proven = if child.sown.again {
+                (entry.lower > i16::MIN).then(|| child.gain + i32::from(entry.lower))
+            } else {
+                (entry.upper < i16::MAX).then(|| child.gain - i32::from(entry.upper))
+            };
+            if let Some(value) = proven.filter(|&v| v >= beta) {
+                return Some(value);
+            }
+        }
+        None
+    }
+}
+
+/// `child`'s position folded to the busy table's non-zero 64-bit key.
+fn busy_key(rules: Rules, child: &Child) -> u64 {
+    let key = key(rules, &child.sown.board);
+    mix(key as u64 ^ mix((key >> 64) as u64)) | 1
 }
 
 #[cfg(test)]
@@ -334,6 +502,23 @@ mod tests {
         ] {
             let board = Board::start(houses, seeds).unwrap_or_else(|e| unreachable!("{e}"));
             assert_eq!(Solver::with_table_mb(rules, 0).solve(&board), expected, "({houses},{seeds})");
+        }
+    }
+
+    #[test]
+    fn two_threads_over_one_table_give_the_same_values() {
+        for (houses, seeds, rules) in
+            [(4, 3, Rules::EmptyCapture), (4, 4, Rules::EmptyCapture), (5, 3, Rules::Standard), (4, 3, Rules::Seed)]
+        {
+            let board = Board::start(houses, seeds).unwrap_or_else(|e| unreachable!("{e}"));
+            let alone = Solver::new(rules).solve(&board);
+            for _ in 0..3 {
+                assert_eq!(
+                    Solver::with_table_mb(rules, 1).with_threads(2).solve(&board),
+                    alone,
+                    "({houses},{seeds}) {rules:?}"
+                );
+            }
         }
     }
 
