@@ -157,6 +157,11 @@ pub fn for_search() -> Option<Arc<Network>> {
     ENABLED.load(Ordering::Relaxed).then(current)
 }
 
+/// Whether later searches evaluate with the network.
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
 /// Chooses the network (true) or the hand-crafted evaluation for later searches.
 pub fn set_enabled(enabled: bool) {
     ENABLED.store(enabled, Ordering::Relaxed);

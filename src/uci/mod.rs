@@ -664,16 +664,40 @@ fn print_bestmove(best: Move, ponder: Move, chess960: bool) {
     }
 }
 
-/// Win, draw and loss chances in permille for a score (side to move's view). The model:
-/// W = 1 / (1 + e^-((s - 265) / 161)), L the same for -s, D the rest; fitted by maximum
-/// likelihood on 200,000 positions of the tuning games (results against Stockfish's score,
-/// W = sigma((x - 183) / 111) in its units) and carried over to Springer's scale (0.69 of
-/// Stockfish's, from the tuner's fitted K). Mate scores are certain results.
-pub fn win_draw_loss(score: i32) -> (u32, u32, u32) {
+/// A win/draw/loss model: W = 1 / (1 + e^-((s - centre) / width)) for a score of s, L the same
+/// for -s, D the rest.
+#[derive(Clone, Copy, Debug)]
+pub struct WdlModel {
+    pub centre: f64,
+    pub width: f64,
+}
+
+/// The hand-crafted evaluation's model: fitted by maximum likelihood on 200,000 positions of
+/// the tuning games (results against Stockfish's score, W = sigma((x - 183) / 111) in its units)
+/// and carried over to Springer's scale (0.69 of Stockfish's, from the tuner's fitted K).
+pub const HAND_CRAFTED_WDL: WdlModel = WdlModel { centre: 265.0, width: 161.0 };
+
+/// The embedded network's model (net-d): fitted by maximum likelihood to its own scores and
+/// the results of its games at 8s+0.08s against the hand-crafted evaluation and Ethereal 12
+/// (`tools/fit_wdl.py`, docs/tuning.md).
+pub const NETWORK_WDL: WdlModel = WdlModel { centre: 156.0, width: 120.0 };
+
+/// The model for the evaluation that searches use now.
+pub fn current_wdl_model() -> WdlModel {
+    if crate::nnue::enabled() {
+        NETWORK_WDL
+    } else {
+        HAND_CRAFTED_WDL
+    }
+}
+
+/// Win, draw and loss chances in permille for a score (side to move's view) under `model`.
+/// Mate scores are certain results.
+pub fn win_draw_loss(score: i32, model: WdlModel) -> (u32, u32, u32) {
     if let Some(moves) = mate_in_moves(score) {
         return if moves > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
     }
-    let chance = |x: f64| 1000.0 / (1.0 + (-(x - 265.0) / 161.0).exp());
+    let chance = |x: f64| 1000.0 / (1.0 + (-(x - model.centre) / model.width).exp());
     let win = chance(f64::from(score)).round() as u32;
     let loss = chance(-f64::from(score)).round() as u32;
     (win, 1000u32.saturating_sub(win + loss), loss)
@@ -691,7 +715,7 @@ pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
         ScoreBound::Upper => " upperbound",
     };
     let wdl = if show_wdl {
-        let (w, d, l) = win_draw_loss(report.score);
+        let (w, d, l) = win_draw_loss(report.score, current_wdl_model());
         format!(" wdl {w} {d} {l}")
     } else {
         String::new()
@@ -717,13 +741,18 @@ mod tests {
 
     #[test]
     fn wdl_model_is_symmetric_and_sums_to_1000() {
-        for score in [-3000, -265, -50, 0, 50, 265, 3000] {
-            let (w, d, l) = win_draw_loss(score);
-            assert_eq!(w + d + l, 1000, "{score}");
-            assert_eq!(win_draw_loss(-score), (l, d, w));
+        for model in [HAND_CRAFTED_WDL, NETWORK_WDL] {
+            for score in [-3000, -265, -50, 0, 50, 265, 3000] {
+                let (w, d, l) = win_draw_loss(score, model);
+                assert_eq!(w + d + l, 1000, "{score}");
+                assert_eq!(win_draw_loss(-score, model), (l, d, w));
+            }
+            assert_eq!(win_draw_loss(0, model).0, win_draw_loss(0, model).2);
+            assert_eq!(win_draw_loss(model.centre as i32, model).0, 500);
+            assert_eq!(win_draw_loss(32_000 - 3, model), (1000, 0, 0));
         }
-        assert_eq!(win_draw_loss(0).0, win_draw_loss(0).2);
-        assert!(win_draw_loss(265).0 == 500 && win_draw_loss(32_000 - 3) == (1000, 0, 0));
+        // The network's scores mean more: the same score wins more often.
+        assert!(win_draw_loss(150, NETWORK_WDL).0 > win_draw_loss(150, HAND_CRAFTED_WDL).0);
     }
 
     #[test]
