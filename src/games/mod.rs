@@ -5,7 +5,15 @@
 pub mod connect4;
 pub mod kalah;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// SplitMix64's finaliser: a bijective 64-bit mix in which every input bit changes about half
+/// the output bits.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// Random picks among equally good moves (SplitMix64): nearby seeds give unrelated sequences,
 /// so the games of a match differ from the first move on.
@@ -18,10 +26,7 @@ impl TieBreaker {
 
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix64(self.0)
     }
 
     /// A number in `0..n` (`n` > 0).
@@ -55,15 +60,57 @@ impl Busy {
         &self.slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUSY_LOG2)) as usize]
     }
 
-    pub fn contains(&self, key: u64) -> bool {
+    fn contains(&self, key: u64) -> bool {
         self.slot(key).load(Ordering::Relaxed) == key
     }
 
-    pub fn enter(&self, key: u64) {
+    fn enter(&self, key: u64) {
         self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    /// Whether to search the position `key` now: false, deferring it, when `may_defer` (a
+    /// node's first pass, not its first move) and another thread is searching it; else true,
+    /// the position entered as busy (`leave` it after the search).
+    pub fn claim(&self, key: u64, may_defer: bool) -> bool {
+        if may_defer && self.contains(key) {
+            return false;
+        }
+        self.enter(key);
+        true
     }
 
     pub fn leave(&self, key: u64) {
         let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
+}
+
+/// Runs `search(busy, stop)` on `threads` threads (alone, with no busy table) and returns the
+/// value of the first to finish and every thread's nodes: `search` returns its value and nodes,
+/// and returns at once, storing nothing, once `stop` is set, which the first finisher does.
+pub fn first_to_finish<T: Send>(
+    threads: usize,
+    search: impl Fn(Option<&Busy>, &AtomicBool) -> (T, u64) + Sync,
+) -> (T, u64) {
+    let stop = AtomicBool::new(false);
+    if threads <= 1 {
+        return search(None, &stop);
+    }
+    let busy = Busy::new();
+    let (busy, stop, search) = (&busy, &stop, &search);
+    let results: Vec<(Option<T>, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(move || {
+                    let (value, nodes) = search(Some(busy), stop);
+                    // Only the first to finish was not cut short.
+                    let first = !stop.swap(true, Ordering::Relaxed);
+                    (first.then_some(value), nodes)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or((None, 0))).collect()
+    });
+    let nodes = results.iter().map(|r| r.1).sum();
+    let value = results.into_iter().find_map(|r| r.0).unwrap_or_else(|| unreachable!("one thread finishes first"));
+    (value, nodes)
 }

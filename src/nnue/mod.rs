@@ -154,7 +154,7 @@ static ENABLED: AtomicBool = AtomicBool::new(true);
 
 /// The network a new search evaluates with, `None` for the hand-crafted evaluation.
 pub fn for_search() -> Option<Arc<Network>> {
-    ENABLED.load(Ordering::Relaxed).then(current)
+    enabled().then(current)
 }
 
 /// Whether later searches evaluate with the network.

@@ -10,7 +10,7 @@
 //! negative of that, a draw 0 (the scoring of the public test sets).
 
 use super::{Position, CELLS, WIDTH};
-use crate::games::Busy;
+use crate::games::{first_to_finish, Busy};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The best score possible: winning with one's fourth stone.
@@ -168,31 +168,13 @@ impl Solver {
 
     /// The score of `pos` against the window (probe, probe + 1): above `probe` or not.
     fn null_window(&mut self, pos: &Position, probe: i32) -> i32 {
-        let stop = AtomicBool::new(false);
-        if self.threads == 1 {
-            let mut search = Search { table: &self.table, busy: None, stop: &stop, nodes: 0 };
-            let score = search.negamax(pos, probe, probe + 1);
-            self.nodes += search.nodes;
-            return score;
-        }
-        let busy = Busy::new();
-        let (table, busy, stop) = (&self.table, &busy, &stop);
-        let results: Vec<(Option<i32>, u64)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..self.threads)
-                .map(|_| {
-                    scope.spawn(move || {
-                        let mut search = Search { table, busy: Some(busy), stop, nodes: 0 };
-                        let score = search.negamax(pos, probe, probe + 1);
-                        // Only the first to finish was not cut short.
-                        let first = !stop.swap(true, Ordering::Relaxed);
-                        (first.then_some(score), search.nodes)
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or((None, 0))).collect()
+        let table = &self.table;
+        let (score, nodes) = first_to_finish(self.threads, |busy, stop| {
+            let mut search = Search { table, busy, stop, nodes: 0 };
+            (search.negamax(pos, probe, probe + 1), search.nodes)
         });
-        self.nodes += results.iter().map(|r| r.1).sum::<u64>();
-        results.iter().find_map(|r| r.0).unwrap_or_else(|| unreachable!("one thread finishes first"))
+        self.nodes += nodes;
+        score
     }
 
     /// The best column (0-based) for the side to move and its score; `None` if the board is
@@ -288,13 +270,10 @@ impl Search<'_> {
                 let mut child = *pos;
                 child.play_cell(cell);
                 let busy_key = shared.map(|busy| (busy, child.symmetric_key()));
-                if let Some((busy, child_key)) = busy_key {
-                    if pass == 0 && i > 0 && busy.contains(child_key) {
-                        cells[deferred] = cell; // deferred <= i: that slot is done with
-                        deferred += 1;
-                        continue;
-                    }
-                    busy.enter(child_key);
+                if busy_key.is_some_and(|(busy, child_key)| !busy.claim(child_key, pass == 0 && i > 0)) {
+                    cells[deferred] = cell; // deferred <= i: that slot is done with
+                    deferred += 1;
+                    continue;
                 }
                 let score = -self.negamax(&child, -beta, -alpha);
                 if let Some((busy, child_key)) = busy_key {

@@ -14,7 +14,7 @@
 
 use super::endgame::EndgameTable;
 use super::{Board, Rules, Sown};
-use crate::games::Busy;
+use crate::games::{first_to_finish, mix64, Busy};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -49,16 +49,14 @@ impl Entry {
 /// The data word's bit that marks a slot as written (an all-zero slot is empty).
 const OCCUPIED: u64 = 1 << 63;
 
-/// A bijective 64-bit mix (SplitMix64's finaliser): the key halves are stored mixed, so that
-/// keys that differ in a few bits (the house counts are packed, not hashed) differ everywhere.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// A 128-bit key folded to 64 mixed bits (the house counts are packed, not hashed).
+fn fold(key: u128) -> u64 {
+    mix64(key as u64 ^ ((key >> 64) as u64).rotate_left(17))
 }
 
 /// The table, shared by every thread without locks: a slot is three words, the data (bounds,
-/// move, work) and each mixed key half XORed with the data. A slot read while another thread
+/// move, work) and each key half, mixed by `mix64` so that keys differing in a few bits differ
+/// everywhere, XORed with the data. A slot read while another thread
 /// writes it mixes two entries' words; it then passes the key check only if two 64-bit
 /// equalities between unrelated mixed keys and data hold by chance (about 2^-64 a torn read),
 /// so a reader sees the bounds stored for its key or a miss. With one thread nothing is torn.
@@ -79,7 +77,7 @@ impl Table {
 
     /// The first slot of `key`'s bucket.
     fn bucket(&self, key: u128) -> usize {
-        let folded = mix(key as u64 ^ ((key >> 64) as u64).rotate_left(17));
+        let folded = fold(key);
         // A shift by 64 (a one-bucket table) would overflow: the top bits are taken in two steps.
         2 * ((folded >> 1) >> (63 - self.bits)) as usize
     }
@@ -89,8 +87,8 @@ impl Table {
         let [low, high, data] = &self.slots[index];
         let data = data.load(Ordering::Relaxed);
         let hit = data & OCCUPIED != 0
-            && low.load(Ordering::Relaxed) ^ data == mix(key as u64)
-            && high.load(Ordering::Relaxed) ^ data == mix((key >> 64) as u64);
+            && low.load(Ordering::Relaxed) ^ data == mix64(key as u64)
+            && high.load(Ordering::Relaxed) ^ data == mix64((key >> 64) as u64);
         hit.then_some(Entry {
             key,
             lower: data as u16 as i16,
@@ -112,8 +110,8 @@ impl Table {
             | u64::from(entry.best) << 32
             | u64::from(entry.work) << 40;
         let [low, high, word] = &self.slots[index];
-        low.store(mix(entry.key as u64) ^ data, Ordering::Relaxed);
-        high.store(mix((entry.key >> 64) as u64) ^ data, Ordering::Relaxed);
+        low.store(mix64(entry.key as u64) ^ data, Ordering::Relaxed);
+        high.store(mix64((entry.key >> 64) as u64) ^ data, Ordering::Relaxed);
         word.store(data, Ordering::Relaxed);
     }
 
@@ -248,32 +246,13 @@ impl Solver {
 
     /// The value of `board` in (alpha, beta), searched by every thread.
     fn window(&mut self, board: &Board, alpha: i32, beta: i32) -> i32 {
-        let stop = AtomicBool::new(false);
         let (rules, table, endgame) = (self.rules, &self.table, self.endgame.as_deref());
-        if self.threads == 1 {
-            let mut search = Search { rules, table, endgame, busy: None, stop: &stop, nodes: 0 };
-            let value = search.negamax(board, alpha, beta);
-            self.nodes += search.nodes;
-            return value;
-        }
-        let busy = Busy::new();
-        let (busy, stop) = (&busy, &stop);
-        let results: Vec<(Option<i32>, u64)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..self.threads)
-                .map(|_| {
-                    scope.spawn(move || {
-                        let mut search = Search { rules, table, endgame, busy: Some(busy), stop, nodes: 0 };
-                        let value = search.negamax(board, alpha, beta);
-                        // Only the first to finish was not cut short.
-                        let first = !stop.swap(true, Ordering::Relaxed);
-                        (first.then_some(value), search.nodes)
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or((None, 0))).collect()
+        let (value, nodes) = first_to_finish(self.threads, |busy, stop| {
+            let mut search = Search { rules, table, endgame, busy, stop, nodes: 0 };
+            (search.negamax(board, alpha, beta), search.nodes)
         });
-        self.nodes += results.iter().map(|r| r.1).sum::<u64>();
-        results.iter().find_map(|r| r.0).unwrap_or_else(|| unreachable!("one thread finishes first"))
+        self.nodes += nodes;
+        value
     }
 
     /// The best house (0 = the farthest from the store) for the side to move and its value,
@@ -349,13 +328,10 @@ impl Search<'_> {
             for i in 0..len {
                 let child = children[i];
                 let busy_key = shared.filter(|_| !child.sown.over).map(|busy| (busy, busy_key(self.rules, &child)));
-                if let Some((busy, child_key)) = busy_key {
-                    if pass == 0 && i > 0 && busy.contains(child_key) {
-                        children[deferred] = child; // deferred <= i: that slot is done with
-                        deferred += 1;
-                        continue;
-                    }
-                    busy.enter(child_key);
+                if busy_key.is_some_and(|(busy, child_key)| !busy.claim(child_key, pass == 0 && i > 0)) {
+                    children[deferred] = child; // deferred <= i: that slot is done with
+                    deferred += 1;
+                    continue;
                 }
                 let value = self.child_value(me, &child, alpha, beta);
                 if let Some((busy, child_key)) = busy_key {
@@ -469,8 +445,7 @@ impl Search<'_> {
 
 /// `child`'s position folded to the busy table's non-zero 64-bit key.
 fn busy_key(rules: Rules, child: &Child) -> u64 {
-    let key = key(rules, &child.sown.board);
-    mix(key as u64 ^ mix((key >> 64) as u64)) | 1
+    fold(key(rules, &child.sown.board)) | 1
 }
 
 #[cfg(test)]
