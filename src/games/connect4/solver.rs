@@ -80,6 +80,9 @@ impl Table {
 /// Positions with at least this many empty cells are announced as busy while searched: deep
 /// enough that the announcement costs nothing next to the search.
 const BUSY_MIN_EMPTY: usize = 12;
+/// Positions with at least this many empty cells probe their children's table entries before
+/// searching any of them (enhanced transposition cutoffs).
+const ETC_MIN_EMPTY: usize = 10;
 
 /// Solves positions, keeping its table between them.
 pub struct Solver {
@@ -246,6 +249,11 @@ impl Search<'_> {
             }
         }
 
+        if let Some(score) = self.transposition_cutoff(pos, candidates, beta) {
+            self.table.put(key, lower(score), self.nodes - nodes_before);
+            return score;
+        }
+
         // Order: most threats made first, centre columns first among equals (a stable sort
         // over the centre-first order).
         let mut moves = [(0u32, 0u64); WIDTH];
@@ -292,6 +300,30 @@ impl Search<'_> {
         }
         self.table.put(key, upper(alpha), self.nodes - nodes_before);
         alpha
+    }
+
+    /// Enhanced transposition cutoff: a score of at least `beta` proven by a child's stored
+    /// upper bound, before any child is searched (only where enough cells are empty that the
+    /// probes cost little next to the search they can save).
+    fn transposition_cutoff(&self, pos: &Position, candidates: u64, beta: i32) -> Option<i32> {
+        if CELLS - pos.moves() < ETC_MIN_EMPTY {
+            return None;
+        }
+        let mut cells = candidates;
+        while cells != 0 {
+            let cell = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            let mut child = *pos;
+            child.play_cell(cell);
+            let stored = i32::from(self.table.get(child.symmetric_key()));
+            if stored != 0 && stored <= MAX_SCORE - MIN_SCORE + 1 {
+                let score = -(stored + MIN_SCORE - 1);
+                if score >= beta {
+                    return Some(score);
+                }
+            }
+        }
+        None
     }
 }
 
