@@ -1,6 +1,7 @@
 //! The Connect Four solver: negamax alpha-beta over the bitboard position with a transposition
 //! table of bounds, moves that lose at once pruned, the rest ordered by the threats they make
-//! (centre columns first among equals), and the exact score found by a series of null-window
+//! (centre columns first among equals) after a look at the children's table bounds (enhanced
+//! transposition cutoffs), and the exact score found by a series of null-window
 //! searches that narrow its interval (a weak solve asks only for its sign). With more than one
 //! thread, every thread runs each null-window search over one shared table, and a thread skips
 //! at first a move another thread is searching (ABDADA), coming back to it once its other moves
