@@ -17,7 +17,7 @@ use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::search::ordering::Histories;
-use crate::search::strength::Strength;
+use crate::search::strength::{Evaluation, Strength};
 use crate::search::tablebase::TbSettings;
 use crate::search::tt::TranspositionTable;
 use crate::search::{mate_in_moves, search, Report, ScoreBound, SearchContext, SearchControl};
@@ -454,7 +454,7 @@ impl Engine {
                 return;
             }
         }
-        let strength = self.options.limit_strength.then(|| Strength::new(self.options.elo));
+        let strength = self.options.limit_strength.then(|| Strength::new(self.options.elo, Evaluation::current()));
         limits.multipv = self.options.multipv;
         if let Some(strength) = strength {
             limits.nodes = Some(limits.nodes.map_or(strength.node_limit(), |n| n.min(strength.node_limit())));
