@@ -60,22 +60,15 @@ impl Busy {
         &self.slots[(key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - BUSY_LOG2)) as usize]
     }
 
-    fn contains(&self, key: u64) -> bool {
-        self.slot(key).load(Ordering::Relaxed) == key
-    }
-
-    fn enter(&self, key: u64) {
-        self.slot(key).store(key, Ordering::Relaxed);
-    }
-
     /// Whether to search the position `key` now: false, deferring it, when `may_defer` (a
     /// node's first pass, not its first move) and another thread is searching it; else true,
     /// the position entered as busy (`leave` it after the search).
     pub fn claim(&self, key: u64, may_defer: bool) -> bool {
-        if may_defer && self.contains(key) {
+        let slot = self.slot(key);
+        if may_defer && slot.load(Ordering::Relaxed) == key {
             return false;
         }
-        self.enter(key);
+        slot.store(key, Ordering::Relaxed);
         true
     }
 

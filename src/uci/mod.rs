@@ -684,10 +684,9 @@ pub const NETWORK_WDL: WdlModel = WdlModel { centre: 156.0, width: 120.0 };
 
 /// The model for the evaluation that searches use now.
 pub fn current_wdl_model() -> WdlModel {
-    if crate::nnue::enabled() {
-        NETWORK_WDL
-    } else {
-        HAND_CRAFTED_WDL
+    match Evaluation::current() {
+        Evaluation::Network => NETWORK_WDL,
+        Evaluation::HandCrafted => HAND_CRAFTED_WDL,
     }
 }
 

@@ -113,6 +113,22 @@ fn lower(score: i32) -> u8 {
     (score + MAX_SCORE - 2 * MIN_SCORE + 2) as u8
 }
 
+/// A bound read back from the table.
+enum Bound {
+    Upper(i32),
+    Lower(i32),
+}
+
+/// The bound in a table byte (the inverse of `upper` and `lower`); `None` for a miss (0).
+fn bound_of(byte: u8) -> Option<Bound> {
+    let byte = i32::from(byte);
+    match byte {
+        0 => None,
+        _ if byte > MAX_SCORE - MIN_SCORE + 1 => Some(Bound::Lower(byte + 2 * MIN_SCORE - MAX_SCORE - 2)),
+        _ => Some(Bound::Upper(byte + MIN_SCORE - 1)),
+    }
+}
+
 impl Default for Solver {
     fn default() -> Solver {
         Solver::new(23)
@@ -226,19 +242,15 @@ impl Search<'_> {
         let mut max = (CELLS as i32 - 1 - pos.moves() as i32) / 2;
         let key = pos.symmetric_key();
         let nodes_before = self.nodes;
-        let stored = i32::from(self.table.get(key));
-        if stored != 0 {
-            if stored > MAX_SCORE - MIN_SCORE + 1 {
-                let bound = stored + 2 * MIN_SCORE - MAX_SCORE - 2;
-                if alpha < bound {
-                    alpha = bound;
-                    if alpha >= beta {
-                        return alpha;
-                    }
+        match bound_of(self.table.get(key)) {
+            Some(Bound::Lower(bound)) if alpha < bound => {
+                alpha = bound;
+                if alpha >= beta {
+                    return alpha;
                 }
-            } else {
-                max = stored + MIN_SCORE - 1;
             }
+            Some(Bound::Upper(bound)) => max = bound,
+            _ => {}
         }
         if let Some(bound) = pos.claimeven_bound() {
             max = max.min(bound);
@@ -316,11 +328,9 @@ impl Search<'_> {
             cells &= cells - 1;
             let mut child = *pos;
             child.play_cell(cell);
-            let stored = i32::from(self.table.get(child.symmetric_key()));
-            if stored != 0 && stored <= MAX_SCORE - MIN_SCORE + 1 {
-                let score = -(stored + MIN_SCORE - 1);
-                if score >= beta {
-                    return Some(score);
+            if let Some(Bound::Upper(bound)) = bound_of(self.table.get(child.symmetric_key())) {
+                if -bound >= beta {
+                    return Some(-bound);
                 }
             }
         }
