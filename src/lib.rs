@@ -3,6 +3,7 @@
 //! `clippy::undocumented_unsafe_blocks`) are set in Cargo.toml's `[lints]`, so they cover the binary,
 //! tests and benches too.
 
+pub mod output;
 pub mod types;
 pub mod attacks;
 pub mod position;

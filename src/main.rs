@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use springer::perft::{self, PerftCase};
 use springer::position::{ParsedFen, Position, Variant, START_FEN};
+use springer::say;
 use springer::threads::{available_cpus, WorkerPool};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -342,7 +343,7 @@ fn main() -> ExitCode {
             let threads = threads.unwrap_or(1) as usize;
             match springer::bench::run(depth.unwrap_or(springer::bench::DEFAULT_DEPTH), threads, &mut out) {
                 Ok(_) => ExitCode::SUCCESS,
-                Err(e) => bad_input(format!("cannot write the bench output: {e}")),
+                Err(e) => springer::output::closed(e),
             }
         }
         Some(Command::Perft { depth, fen, divide, threads, full, hash, chess960 }) => {
@@ -470,9 +471,9 @@ fn run_perft(run: &PerftRun) -> ExitCode {
     let nodes = if divide {
         let counts = perft::divide(&pos, depth, &pool);
         for (mv, n) in &counts {
-            println!("{}: {n}", mv.to_uci(variant == Variant::Chess960));
+            say!("{}: {n}", mv.to_uci(variant == Variant::Chess960));
         }
-        println!();
+        say!();
         counts.iter().map(|(_, n)| n).sum()
     } else if full {
         perft::perft_full(&pos, depth)
@@ -482,9 +483,9 @@ fn run_perft(run: &PerftRun) -> ExitCode {
         perft::perft_parallel(&pos, depth, &pool)
     };
     let seconds = start.elapsed().as_secs_f64();
-    println!("Nodes: {nodes}");
-    println!("Time: {seconds:.3} s");
-    println!("Speed: {:.1} Mnps", mnps(nodes, seconds));
+    say!("Nodes: {nodes}");
+    say!("Time: {seconds:.3} s");
+    say!("Speed: {:.1} Mnps", mnps(nodes, seconds));
     ExitCode::SUCCESS
 }
 
@@ -506,12 +507,7 @@ fn run_perft_split(depth: u32, plies: u32, fen: &str, variant: Variant, out: &st
         return bad_input(format!("cannot write {}: {e}", out.display()));
     }
     let orders: u64 = split.units.iter().map(|u| u.multiplicity).sum();
-    println!(
-        "{} units ({orders} move orders) of depth {} written to {}",
-        split.units.len(),
-        depth - plies,
-        out.display()
-    );
+    say!("{} units ({orders} move orders) of depth {} written to {}", split.units.len(), depth - plies, out.display());
     ExitCode::SUCCESS
 }
 
@@ -542,7 +538,7 @@ fn run_perft_unit(units: &std::path::Path, indices: &[String], hash: u64, thread
     let table = perft::PerftTable::new(hash as usize);
     for index in ranges.into_iter().flatten() {
         match perft::split::run_unit(&split, index, &table, &pool) {
-            Ok(count) => println!("{}", perft::split::result_line(checksum, index, count)),
+            Ok(count) => say!("{}", perft::split::result_line(checksum, index, count)),
             Err(e) => return bad_input(e),
         }
     }
@@ -577,11 +573,11 @@ fn run_probe(fen: &str, dirs: &str) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("wdl {}", wdl.name());
-    println!("dtz {dtz}");
+    say!("wdl {}", wdl.name());
+    say!("dtz {dtz}");
     match tables.best_move(&pos) {
-        Some((mv, _)) => println!("bestmove {mv}"),
-        None => println!("bestmove (none)"),
+        Some((mv, _)) => say!("bestmove {mv}"),
+        None => say!("bestmove (none)"),
     }
     ExitCode::SUCCESS
 }
@@ -608,7 +604,7 @@ fn run_perft_merge(units: &std::path::Path, results: &[PathBuf]) -> ExitCode {
     }
     match perft::split::merge(&split, checksum, &text) {
         Ok(total) => {
-            println!("perft {} of {}: {total}", split.depth, split.root);
+            say!("perft {} of {}: {total}", split.depth, split.root);
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -630,7 +626,7 @@ fn run_datagen(config: &springer::datagen::Config) -> ExitCode {
     };
     match springer::datagen::run(config, &mut |summary| report(summary)) {
         Ok(summary) => {
-            println!(
+            say!(
                 "datagen: {} games, {} positions in {} chunks to {} in {:.1} s ({:.0} positions/s)",
                 summary.games,
                 summary.positions,
@@ -659,6 +655,7 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
         Ok(summary) if summary.mismatches > 0 => ExitCode::FAILURE,
         Ok(summary) if summary.bad_lines > 0 => ExitCode::from(EXIT_BAD_INPUT),
         Ok(_) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => springer::output::closed(e),
         Err(e) => bad_input(format!("connect4 solve: {e}")),
     }
 }
@@ -696,7 +693,7 @@ fn run_kalah_solve(
         let Some(table) = built else {
             return bad_input("kalah solve: --endgame needs standard or empty-capture rules");
         };
-        println!(
+        say!(
             "endgame databases: up to {endgame} seeds, {} positions ({:.1} MB), built in {:.3} s",
             table.positions(),
             table.positions() as f64 / 1e6,
@@ -711,9 +708,9 @@ fn run_kalah_solve(
         (Rules::Seed, _) => "loss".to_string(),
         (_, v) => format!("{v:+}"),
     };
-    println!("value {text}");
-    println!("nodes {}", solver.nodes);
-    println!("time {:.3} s", start.elapsed().as_secs_f64());
+    say!("value {text}");
+    say!("nodes {}", solver.nodes);
+    say!("time {:.3} s", start.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
 
@@ -729,12 +726,12 @@ fn ask_number(
         print!("{prompt}");
         let _ = std::io::stdout().flush();
         let Some(Ok(line)) = lines.next() else {
-            println!();
+            say!();
             return None;
         };
         match line.trim().parse::<usize>() {
             Ok(n) if valid(n) => return Some(n),
-            _ => println!("'{}' {refusal}", line.trim()),
+            _ => say!("'{}' {refusal}", line.trim()),
         }
     }
 }
@@ -750,11 +747,11 @@ fn run_connect4_play(level: u8, first: &str) -> ExitCode {
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
     let mut computer = Player::new(level, seed);
     let stones = if human == 0 { ['X', 'O'] } else { ['O', 'X'] };
-    println!("Connect Four, level {level}. You play {}, Springer {}; X moves first.", stones[0], stones[1]);
+    say!("Connect Four, level {level}. You play {}, Springer {}; X moves first.", stones[0], stones[1]);
     let mut pos = Position::empty();
     let mut lines = std::io::stdin().lock().lines();
     let verdict = loop {
-        println!("{pos}\n{}", (1..=WIDTH).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+        say!("{pos}\n{}", (1..=WIDTH).map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
         if pos.moves() == CELLS {
             break "A draw.";
         }
@@ -768,17 +765,17 @@ fn run_connect4_play(level: u8, first: &str) -> ExitCode {
             }
         } else {
             let Some(col) = computer.choose(&pos) else { break "A draw." };
-            println!("Springer drops into column {}.", col + 1);
+            say!("Springer drops into column {}.", col + 1);
             col
         };
         if pos.is_winning_move(col) {
             pos.play(col);
-            println!("{pos}");
+            say!("{pos}");
             break if human_to_move { "You win." } else { "Springer wins." };
         }
         pos.play(col);
     };
-    println!("{verdict}");
+    say!("{verdict}");
     ExitCode::SUCCESS
 }
 
@@ -803,7 +800,7 @@ fn run_connect4_match(levels: &[u8], games: u32, first_only: bool, seed: u64) ->
         }
     }
     let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
-    println!(
+    say!(
         "level {a} vs level {b}, Connect Four, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
         100.0 * score,
         start.elapsed().as_secs_f64()
@@ -835,19 +832,16 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
     let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
     let mut computer = Player::new(level, rules, seed);
     let names = if human == 0 { ["you", "Springer"] } else { ["Springer", "you"] };
-    println!(
-        "Kalah({houses},{seeds}), {rules:?} rules, level {level}. Player 1: {}, player 2: {}.",
-        names[0], names[1]
-    );
+    say!("Kalah({houses},{seeds}), {rules:?} rules, level {level}. Player 1: {}, player 2: {}.", names[0], names[1]);
     let mut lines = std::io::stdin().lock().lines();
     // Who won; a side left without a move at the start of its turn loses.
     let winner;
     loop {
-        println!("{board}");
+        say!("{board}");
         let mover = board.side();
         let house = if mover == human {
             if !(0..houses).any(|h| board.is_legal(h)) {
-                println!("You cannot move.");
+                say!("You cannot move.");
                 winner = Some(1 - human);
                 break;
             }
@@ -859,11 +853,11 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
             }
         } else {
             let Some(house) = computer.choose(&board) else {
-                println!("Springer cannot move.");
+                say!("Springer cannot move.");
                 winner = Some(human);
                 break;
             };
-            println!("Springer sows house {}.", house + 1);
+            say!("Springer sows house {}.", house + 1);
             house
         };
         let sown = board.sow(house, rules);
@@ -873,17 +867,17 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
             break;
         }
         if sown.again {
-            println!("Another move for {}.", names[mover]);
+            say!("Another move for {}.", names[mover]);
         }
     }
-    println!("{board}");
+    say!("{board}");
     let (yours, mine) = (board.store_seeds(human), board.store_seeds(1 - human));
     let verdict = match winner {
         Some(side) if side == human => "You win.",
         Some(_) => "Springer wins.",
         None => "A draw.",
     };
-    println!("Stores: you {yours}, Springer {mine}. {verdict}");
+    say!("Stores: you {yours}, Springer {mine}. {verdict}");
     ExitCode::SUCCESS
 }
 
@@ -910,7 +904,7 @@ fn run_kalah_match(levels: &[u8], games: u32, rules: &str, houses: usize, seeds:
         }
     }
     let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
-    println!("level {a} vs level {b}, Kalah({houses},{seeds}) {rules:?}, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
+    say!("level {a} vs level {b}, Kalah({houses},{seeds}) {rules:?}, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
         100.0 * score, start.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
@@ -973,7 +967,7 @@ fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize, variant: Va
                 if show_progress {
                     eprint!("\r{:90}\r", "");
                 }
-                println!("{report}");
+                say!("{report}");
             }
         }
     }
@@ -981,7 +975,7 @@ fn run_suite(file: &PathBuf, max_depth: Option<u32>, threads: usize, variant: Va
         eprint!("\r{:90}\r", "");
     }
     let seconds = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "{}: {} positions, {} passed, {} failed; {} nodes in {:.2} s ({:.1} Mnps, {} threads)",
         file.display(),
         cases.len(),

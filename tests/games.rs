@@ -110,3 +110,30 @@ fn connect4_play_asks_again_on_bad_input_and_plays_to_the_end() {
     let (code, _, err) = run(&["connect4", "play", "--level", "9"], "");
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// A reader that closes the pipe early (`springer connect4 solve | head -1`) ends the program
+/// quietly: exit code 0 and no panic, though the answer to the second line finds the pipe closed.
+#[test]
+fn a_closed_output_pipe_ends_the_program_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+        .args(["connect4", "solve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start springer");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    writeln!(stdin, "4444443").expect("write the first line");
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("read the first answer");
+    assert!(first.starts_with("4444443 "), "{first}");
+    drop(stdout);
+    writeln!(stdin, "44444433").expect("write the second line");
+    drop(stdin);
+    let output = child.wait_with_output().expect("wait for springer");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

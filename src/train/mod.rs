@@ -16,6 +16,7 @@ mod float_net;
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
+use crate::say;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -152,7 +153,7 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
     std::fs::File::create(&config.out)
         .and_then(|mut f| f.write_all(&bytes))
         .map_err(|e| TrainError::Write(config.out.clone(), e))?;
-    println!(
+    say!(
         "wrote {} ({} bytes) after {} epochs in {:.0} s",
         config.out.display(),
         bytes.len(),

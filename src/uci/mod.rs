@@ -16,6 +16,7 @@ use crate::movegen::{generate_legal, MoveList};
 use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
+use crate::say;
 use crate::search::ordering::Histories;
 use crate::search::strength::{Evaluation, Strength};
 use crate::search::tablebase::TbSettings;
@@ -106,7 +107,7 @@ pub fn run() {
         }
     });
     if reader.is_err() {
-        println!("info string error: cannot start the input thread");
+        say!("info string error: cannot start the input thread");
         return;
     }
     let mut engine = Engine::new();
@@ -116,9 +117,9 @@ pub fn run() {
                 Ok(None) => {}
                 Ok(Some(Command::Quit)) => break,
                 Ok(Some(command)) => engine.handle(command),
-                Err(e) => println!("info string error: {e}"),
+                Err(e) => say!("info string error: {e}"),
             },
-            Input::Refused(reason) => println!("info string error: {reason}"),
+            Input::Refused(reason) => say!("info string error: {reason}"),
             Input::End => break,
         }
     }
@@ -181,15 +182,15 @@ impl Engine {
     pub fn handle(&mut self, command: Command) {
         match command {
             Command::Uci => {
-                println!("id name {ENGINE_NAME}");
-                println!("id author {ENGINE_AUTHOR}");
+                say!("id name {ENGINE_NAME}");
+                say!("id author {ENGINE_AUTHOR}");
                 for line in options::declarations() {
-                    println!("{line}");
+                    say!("{line}");
                 }
-                println!("uciok");
+                say!("uciok");
             }
             Command::Debug(_) => {}
-            Command::IsReady => println!("readyok"),
+            Command::IsReady => say!("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.finish_search();
@@ -223,7 +224,7 @@ impl Engine {
                 self.finish_search();
                 let mut out = std::io::stdout().lock();
                 if let Err(e) = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), threads.unwrap_or(1), &mut out) {
-                    println!("info string error: bench output failed: {e}");
+                    say!("info string error: bench output failed: {e}");
                 }
             }
             Command::Perft { depth } => {
@@ -239,7 +240,7 @@ impl Engine {
             running.control.request_stop();
             match running.handle.join() {
                 Ok(histories) => self.histories = Some(histories),
-                Err(_) => println!("info string error: the search thread failed"),
+                Err(_) => say!("info string error: the search thread failed"),
             }
         }
     }
@@ -258,12 +259,12 @@ impl Engine {
         let (change, warning) = match options::parse(name, value) {
             Ok(parsed) => parsed,
             Err(message) => {
-                println!("info string error: {message}");
+                say!("info string error: {message}");
                 return;
             }
         };
         if let Some(warning) = warning {
-            println!("info string warning: {warning}");
+            say!("info string warning: {warning}");
         }
         self.finish_search();
         match change {
@@ -283,7 +284,7 @@ impl Engine {
                     }
                 }
                 if size != mb {
-                    println!("info string error: Hash: cannot allocate {mb} MB; using {size} MB");
+                    say!("info string error: Hash: cannot allocate {mb} MB; using {size} MB");
                 }
                 self.options.hash_mb = size;
             }
@@ -332,18 +333,18 @@ impl Engine {
         self.options.syzygy_path = path;
         self.clear_tables();
         if self.options.syzygy_path.is_empty() {
-            println!("info string Syzygy tables off");
+            say!("info string Syzygy tables off");
             return;
         }
         let (tables, problems) = Tablebases::open(&self.options.syzygy_path);
         for problem in problems {
             let kind = if problem.starts_with("skipped") { "warning" } else { "error" };
-            println!("info string {kind}: {problem}");
+            say!("info string {kind}: {problem}");
         }
         match &tables {
-            Some(tables) => println!("info string Syzygy: {}", tables.summary()),
+            Some(tables) => say!("info string Syzygy: {}", tables.summary()),
             None => {
-                println!("info string error: SyzygyPath {}: no tables found; probing off", self.options.syzygy_path)
+                say!("info string error: SyzygyPath {}: no tables found; probing off", self.options.syzygy_path)
             }
         }
         self.tablebases = tables;
@@ -356,7 +357,7 @@ impl Engine {
             nnue::reset_current();
             self.clear_tables();
             self.options.eval_file = path;
-            println!("info string using the embedded net");
+            say!("info string using the embedded net");
             return;
         }
         let loaded = std::fs::read(&path)
@@ -366,20 +367,20 @@ impl Engine {
             Ok(net) => {
                 nnue::set_current(net);
                 self.clear_tables();
-                println!("info string net {path} loaded");
+                say!("info string net {path} loaded");
                 self.options.eval_file = path;
             }
-            Err(e) => println!("info string error: EvalFile {path}: {e}; keeping the current net"),
+            Err(e) => say!("info string error: EvalFile {path}: {e}; keeping the current net"),
         }
     }
 
     fn load_book(&mut self) {
         match Book::open(std::path::Path::new(&self.options.book_file)) {
             Ok(book) => {
-                println!("info string book {} loaded: {} entries", self.options.book_file, book.len());
+                say!("info string book {} loaded: {} entries", self.options.book_file, book.len());
                 self.book = Some(book);
             }
-            Err(e) => println!("info string error: {e}; playing without a book"),
+            Err(e) => say!("info string error: {e}; playing without a book"),
         }
     }
 
@@ -398,7 +399,7 @@ impl Engine {
             match WorkerPool::new(threads) {
                 Ok(pool) => self.pool = Some(Arc::new(pool)),
                 Err(e) => {
-                    println!("info string error: {e}; searching with one thread");
+                    say!("info string error: {e}; searching with one thread");
                     self.options.threads = 1;
                     self.histories = Some(vec![Histories::default()]);
                     return;
@@ -417,13 +418,13 @@ impl Engine {
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
         match apply_position(fen, moves, self.options.chess960) {
-            Err(e) => println!("info string error: {e}; the position is unchanged"),
+            Err(e) => say!("info string error: {e}; the position is unchanged"),
             Ok(applied) => {
                 for right in &applied.dropped {
-                    println!("info string warning: {right}");
+                    say!("info string warning: {right}");
                 }
                 if let Some(message) = applied.error {
-                    println!("info string error: {message}");
+                    say!("info string error: {message}");
                 }
                 self.position = applied.position;
                 self.history = applied.history;
@@ -434,13 +435,13 @@ impl Engine {
     fn go(&mut self, go: Go) {
         self.finish_search();
         for warning in &go.warnings {
-            println!("info string warning: {warning}");
+            say!("info string warning: {warning}");
         }
         let mut limits = go.limits;
         for text in &go.search_moves_text {
             match self.parse_move(&self.position, text) {
                 Some(mv) => limits.search_moves.push(mv),
-                None => println!(
+                None => say!(
                     "info string warning: searchmoves '{}' is not a legal move here; ignored",
                     text.chars().take(20).collect::<String>()
                 ),
@@ -449,7 +450,7 @@ impl Engine {
         if self.options.own_book && !limits.infinite && !limits.ponder && limits.search_moves.is_empty() {
             let random = self.next_random();
             if let Some(mv) = self.book.as_ref().and_then(|book| book.pick(&self.position, random)) {
-                println!("info string book move {}", mv.to_uci(self.options.chess960));
+                say!("info string book move {}", mv.to_uci(self.options.chess960));
                 print_bestmove(mv, Move::NULL, self.options.chess960);
                 return;
             }
@@ -492,7 +493,7 @@ impl Engine {
                 };
                 let result = search(&pos, &limits, context, &mut |report| {
                     if report.multipv <= shown_lines {
-                        println!("{}", info_line(report, chess960, show_wdl));
+                        say!("{}", info_line(report, chess960, show_wdl));
                     }
                 });
                 // Exactly one bestmove, and never before `stop` during an infinite or ponder search.
@@ -508,14 +509,14 @@ impl Engine {
                 };
                 print_bestmove(best, ponder, chess960);
                 for warning in tb_settings.iter().flat_map(|tb| tb.tables.take_warnings()) {
-                    println!("info string error: {warning}");
+                    say!("info string error: {warning}");
                 }
                 histories
             });
         match spawned {
             Ok(handle) => self.running = Some(Running { control, handle }),
             Err(e) => {
-                println!("info string error: cannot start the search thread ({e}); playing the first legal move");
+                say!("info string error: cannot start the search thread ({e}); playing the first legal move");
                 let mut list = MoveList::new();
                 generate_legal(&self.position, &mut list);
                 print_bestmove(list.first().copied().unwrap_or(Move::NULL), Move::NULL, self.options.chess960);
@@ -525,16 +526,16 @@ impl Engine {
 
     fn display(&self) {
         let pos = &self.position;
-        println!("{pos}");
-        println!("Key: {:016x}", pos.key());
-        println!("Checkers: {}", squares(pos.checkers()));
+        say!("{pos}");
+        say!("Key: {:016x}", pos.key());
+        say!("Checkers: {}", squares(pos.checkers()));
         for color in Color::ALL {
             let name = if color.is_white() { "White" } else { "Black" };
-            println!("Attacked by {name}: {}", squares(pos.attacked_by(color)));
-            println!("{name} pieces attacked and undefended: {}", squares(pos.undefended(color)));
-            println!("{name} pinned: {}", squares(pos.pinned(color)));
+            say!("Attacked by {name}: {}", squares(pos.attacked_by(color)));
+            say!("{name} pieces attacked and undefended: {}", squares(pos.undefended(color)));
+            say!("{name} pinned: {}", squares(pos.pinned(color)));
         }
-        println!("{}", self.net_line());
+        say!("{}", self.net_line());
     }
 
     /// The network's evaluation of the current position, as `eval` and `d` print it.
@@ -550,34 +551,39 @@ impl Engine {
 
     fn print_eval(&self) {
         let breakdown = eval::breakdown(&self.position);
-        println!("{:<28} {:>13} {:>13} {:>13}", "term (mg eg)", "White", "Black", "total");
+        say!("{:<28} {:>13} {:>13} {:>13}", "term (mg eg)", "White", "Black", "total");
         for (name, white, black) in &breakdown.terms {
             let total = *white - *black;
-            println!(
+            say!(
                 "{name:<28} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6}",
-                white.mg, white.eg, black.mg, black.eg, total.mg, total.eg
+                white.mg,
+                white.eg,
+                black.mg,
+                black.eg,
+                total.mg,
+                total.eg
             );
         }
-        println!(
+        say!(
             "phase {} of {}, endgame scale {} of {}",
             breakdown.phase,
             eval::MAX_PHASE,
             breakdown.scale,
             eval::FULL_SCALE
         );
-        println!(
+        say!(
             "Hand-crafted evaluation: {} cp (White's view), {} cp (side to move)",
             breakdown.white_score,
             breakdown.white_score * self.position.side_to_move().sign()
         );
-        println!("{}", self.net_line());
+        say!("{}", self.net_line());
     }
 
     fn perft(&self, depth: u32) {
         let pool = match WorkerPool::new(self.options.threads) {
             Ok(pool) => pool,
             Err(e) => {
-                println!("info string error: {e}");
+                say!("info string error: {e}");
                 return;
             }
         };
@@ -658,9 +664,9 @@ fn squares(bb: Bitboard) -> String {
 
 fn print_bestmove(best: Move, ponder: Move, chess960: bool) {
     if ponder.is_null() {
-        println!("bestmove {}", best.to_uci(chess960));
+        say!("bestmove {}", best.to_uci(chess960));
     } else {
-        println!("bestmove {} ponder {}", best.to_uci(chess960), ponder.to_uci(chess960));
+        say!("bestmove {} ponder {}", best.to_uci(chess960), ponder.to_uci(chess960));
     }
 }
 
