@@ -4,15 +4,20 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Runs `springer args` with `input` on stdin: (exit code, stdout, stderr).
-fn run(args: &[&str], input: &str) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
+/// Starts `springer args` with stdin, stdout and stderr piped.
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_springer"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start springer");
+        .expect("start springer")
+}
+
+/// Runs `springer args` with `input` on stdin: (exit code, stdout, stderr).
+fn run(args: &[&str], input: &str) -> (Option<i32>, String, String) {
+    let mut child = spawn(args);
     let mut stdin = child.stdin.take().expect("stdin");
     // The program may finish before reading everything: a closed pipe is not a failure here.
     let _ = stdin.write_all(input.as_bytes());
@@ -116,13 +121,7 @@ fn connect4_play_asks_again_on_bad_input_and_plays_to_the_end() {
 #[test]
 fn a_closed_output_pipe_ends_the_program_quietly() {
     use std::io::{BufRead, BufReader};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_springer"))
-        .args(["connect4", "solve"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start springer");
+    let mut child = spawn(&["connect4", "solve"]);
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     writeln!(stdin, "4444443").expect("write the first line");
