@@ -723,8 +723,7 @@ fn ask_number(
     valid: impl Fn(usize) -> bool,
 ) -> Option<usize> {
     loop {
-        print!("{prompt}");
-        let _ = std::io::stdout().flush();
+        springer::output::prompt(prompt);
         let Some(Ok(line)) = lines.next() else {
             say!();
             return None;

@@ -24,6 +24,15 @@ pub fn line(args: std::fmt::Arguments) {
     }
 }
 
+/// Writes `text` to stdout without a newline and flushes it (a prompt before reading input);
+/// a failed write does what [`closed`] says.
+pub fn prompt(text: &str) {
+    let mut out = io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        closed(e)
+    }
+}
+
 /// Ends the program after a failed write to stdout: silently with exit code 0 when the reader
 /// closed the pipe (it has read all it wanted), with a message and exit code 2 otherwise.
 pub fn closed(e: io::Error) -> ! {

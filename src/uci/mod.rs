@@ -26,7 +26,7 @@ use crate::tb::Tablebases;
 use crate::threads::WorkerPool;
 use crate::types::{Bitboard, Color, Move};
 use options::{Change, Options};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -224,7 +224,7 @@ impl Engine {
                 self.finish_search();
                 let mut out = std::io::stdout().lock();
                 if let Err(e) = bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), threads.unwrap_or(1), &mut out) {
-                    say!("info string error: bench output failed: {e}");
+                    crate::output::closed(e);
                 }
             }
             Command::Perft { depth } => {
@@ -589,13 +589,12 @@ impl Engine {
         };
         let start = std::time::Instant::now();
         let counts = perft::divide(&self.position, depth, &pool);
-        let mut stdout = std::io::stdout().lock();
         for (mv, n) in &counts {
-            let _ = writeln!(stdout, "{}: {n}", mv.to_uci(self.options.chess960));
+            say!("{}: {n}", mv.to_uci(self.options.chess960));
         }
         let total: u64 = counts.iter().map(|(_, n)| n).sum();
-        let _ = writeln!(stdout, "\nNodes searched: {total}");
-        let _ = writeln!(stdout, "info string perft {depth}: {total} nodes in {} ms", start.elapsed().as_millis());
+        say!("\nNodes searched: {total}");
+        say!("info string perft {depth}: {total} nodes in {} ms", start.elapsed().as_millis());
     }
 }
 
