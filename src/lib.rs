@@ -4,6 +4,7 @@
 //! tests and benches too.
 
 pub mod output;
+pub mod memory;
 pub mod types;
 pub mod attacks;
 pub mod position;

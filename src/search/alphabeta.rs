@@ -399,6 +399,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut child = pos.clone();
         child.make_move_with(mv, info);
+        self.tt.prefetch(child.key());
         self.evaluator.push(node.ply, pos, &child);
         self.stack[node.ply].played = Some(PieceTo::of(pos, mv));
         self.keys.push(node.key);
@@ -586,6 +587,7 @@ impl<'a> Worker<'a> {
                 + ((value - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
             let mut child = pos.clone();
             child.make_null_move();
+            self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);
             self.stack[ply].played = None;
             self.stack[ply].null_move = true;
@@ -983,6 +985,7 @@ impl<'a> Worker<'a> {
             }
             let mut child = pos.clone();
             child.make_move_with(mv, &info);
+            self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);
             self.stack[ply].played = Some(PieceTo::of(pos, mv));
             let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);

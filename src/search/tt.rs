@@ -168,9 +168,7 @@ impl TranspositionTable {
     /// A table of about `megabytes` MB, or an error when the system refuses the memory.
     pub fn try_new(megabytes: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let count = (megabytes.clamp(1, usize::MAX >> 21) << 20) / std::mem::size_of::<Bucket>();
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count.max(1))?;
-        buckets.resize_with(count.max(1), Bucket::default);
+        let buckets = crate::memory::table(count.max(1), Bucket::default)?;
         Ok(TranspositionTable { buckets, generation: AtomicU64::new(0) })
     }
 
@@ -201,6 +199,13 @@ impl TranspositionTable {
         // Multiply-shift maps the key's high bits onto the table without a division.
         let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
+    }
+
+    /// Starts loading `key`'s bucket into the cache: called as soon as a child's key is known,
+    /// the load overlaps the work done before the child probes it.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(self.bucket(key));
     }
 
     /// The entry stored for `key`, if any.
