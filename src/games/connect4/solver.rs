@@ -43,12 +43,17 @@ const MAX_WORK: u64 = 63;
 
 impl Table {
     fn new(log2_entries: u32) -> Table {
-        Table { entries: (0..1usize << log2_entries).map(|_| AtomicU64::new(EMPTY)).collect() }
+        Table { entries: crate::memory::fixed_table(1 << log2_entries, || AtomicU64::new(EMPTY)) }
     }
 
     /// The first entry of `key`'s bucket.
     fn bucket(&self, key: u64) -> usize {
         (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize & (self.entries.len() - 2)
+    }
+
+    /// Starts loading `key`'s bucket into the cache (see `memory::prefetch`).
+    fn touch(&self, key: u64) {
+        crate::memory::prefetch(&self.entries[self.bucket(key)]);
     }
 
     fn get(&self, key: u64) -> u8 {
@@ -322,13 +327,21 @@ impl Search<'_> {
         if CELLS - pos.moves() < ETC_MIN_EMPTY {
             return None;
         }
+        // Every child's bucket is asked for before the first is read, so the loads overlap.
+        let mut keys = [0u64; WIDTH];
+        let mut count = 0;
         let mut cells = candidates;
         while cells != 0 {
             let cell = cells & cells.wrapping_neg();
             cells &= cells - 1;
             let mut child = *pos;
             child.play_cell(cell);
-            if let Some(Bound::Upper(bound)) = bound_of(self.table.get(child.symmetric_key())) {
+            keys[count] = child.symmetric_key();
+            self.table.touch(keys[count]);
+            count += 1;
+        }
+        for &key in &keys[..count] {
+            if let Some(Bound::Upper(bound)) = bound_of(self.table.get(key)) {
                 if -bound >= beta {
                     return Some(-bound);
                 }

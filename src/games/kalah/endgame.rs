@@ -22,6 +22,13 @@ const MAX_TABLE_PITS: usize = 2 * MAX_HOUSES;
 /// Binomial coefficients up to the largest table's needs.
 type Binomials = [[u64; MAX_TABLE_PITS + 1]; MAX_TABLE_SEEDS as usize + MAX_TABLE_PITS + 1];
 
+/// Where a position's value is held: its layer (seeds in the houses) and rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableIndex {
+    seeds: u32,
+    rank: usize,
+}
+
 /// Exact values of every position with at most `max_seeds` seeds in the houses.
 pub struct EndgameTable {
     rules: Rules,
@@ -55,12 +62,12 @@ impl EndgameTable {
         const CHUNK: usize = 4096;
         for seeds in 0..=max_seeds {
             let size = table.layer_size(seeds);
-            table.layers.push((0..size).map(|_| AtomicI8::new(UNKNOWN)).collect());
+            table.layers.push(crate::memory::fixed_table(size, || AtomicI8::new(UNKNOWN)));
             let table = &table;
             (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
                 let mut houses_now = table.unrank(seeds, chunk * CHUNK);
-                for _ in chunk * CHUNK..size.min((chunk + 1) * CHUNK) {
-                    table.solve(&table.board(&houses_now[..2 * houses]));
+                for rank in chunk * CHUNK..size.min((chunk + 1) * CHUNK) {
+                    table.solve_at(&table.board(&houses_now[..2 * houses]), seeds, rank);
                     next_distribution(&mut houses_now[..2 * houses]);
                 }
             });
@@ -87,11 +94,26 @@ impl EndgameTable {
     /// The value of `board` for the side to move when its houses hold at most `max_seeds`
     /// seeds and the rules and board size are the table's.
     pub fn probe(&self, board: &Board) -> Option<i32> {
+        self.locate(board).and_then(|at| self.value(at))
+    }
+
+    /// Where `board`'s value is held, when the table holds it (see `probe`).
+    pub fn locate(&self, board: &Board) -> Option<TableIndex> {
         let seeds = board.house_seeds(0) + board.house_seeds(1);
         if seeds > self.max_seeds || board.houses() != self.houses {
             return None;
         }
-        let value = self.layers[seeds as usize][self.rank(board, seeds)].load(Ordering::Relaxed);
+        Some(TableIndex { seeds, rank: self.rank(board, seeds) })
+    }
+
+    /// Starts loading the value at `at` into the cache (see `memory::prefetch`).
+    pub fn prefetch(&self, at: TableIndex) {
+        crate::memory::prefetch(&self.layers[at.seeds as usize][at.rank]);
+    }
+
+    /// The value at `at` (from `locate`), if it has been computed.
+    pub fn value(&self, at: TableIndex) -> Option<i32> {
+        let value = self.layers[at.seeds as usize][at.rank].load(Ordering::Relaxed);
         (value != UNKNOWN).then_some(i32::from(value))
     }
 
@@ -117,13 +139,11 @@ impl EndgameTable {
         // those with the same houses before it and more seeds in it.
         for (i, &here) in houses[..pits - 1].iter().enumerate() {
             let rest = pits - 1 - i; // houses after this one
-            let here = usize::from(here);
-            // Distributions of `left` with more than `here` in this house: `left - here - 1`
-            // seeds over this house (the excess) and the rest.
-            if left > here {
-                rank += self.binomial[left - here - 1 + rest][rest];
-            }
-            left -= here;
+                                     // Distributions of `left` with more than `here` in this house: `left - here - 1`
+                                     // seeds over this house (the excess) and the rest. With `left == here` that is
+                                     // C(rest - 1, rest) = 0, so no branch is needed.
+            left -= usize::from(here);
+            rank += self.binomial[left + rest - 1][rest];
         }
         rank as usize
     }
@@ -161,42 +181,74 @@ impl EndgameTable {
         board
     }
 
-    /// The exact value of `board` (in a layer being built or below), computed and stored if
-    /// unknown.
-    fn solve(&self, board: &Board) -> i32 {
-        let seeds = board.house_seeds(0) + board.house_seeds(1);
-        let rank = self.rank(board, seeds);
+    /// The exact value of `board` (in a layer being built or below), whose seeds in the houses
+    /// and rank are given, computed and stored if unknown.
+    fn solve_at(&self, board: &Board, seeds: u32, rank: usize) -> i32 {
         let known = self.layers[seeds as usize][rank].load(Ordering::Relaxed);
         if known != UNKNOWN {
             return i32::from(known);
         }
+        // Every child is sown and ranked and its entry asked for before the first is read, so
+        // that the (random) loads overlap.
         let me = board.side();
-        let mut best = None;
+        let unused = Pending { board: *board, gain: 0, again: false, over: true, seeds: 0, rank: 0 };
+        let mut children = [unused; MAX_HOUSES];
+        let mut count = 0;
         for house in (0..self.houses).filter(|&h| board.is_legal(h)) {
             let sown = board.sow(house, self.rules);
-            let gain = {
-                let delta = |side: usize| sown.board.store_seeds(side) as i32 - board.store_seeds(side) as i32;
-                delta(me) - delta(1 - me)
-            };
+            let delta = |side: usize| sown.board.store_seeds(side) as i32 - board.store_seeds(side) as i32;
             let mut child = sown.board;
             // Children are looked up from empty stores (the value ignores them; this keeps the
             // seed counts small).
             child.pits[child.store(0)] = 0;
             child.pits[child.store(1)] = 0;
-            let value = if sown.over {
-                gain
-            } else if sown.again {
-                gain + self.solve(&child)
+            let (seeds, rank) = if sown.over {
+                (0, 0)
             } else {
-                gain - self.solve(&child)
+                let seeds = child.house_seeds(0) + child.house_seeds(1);
+                let rank = self.rank(&child, seeds);
+                crate::memory::prefetch(&self.layers[seeds as usize][rank]);
+                (seeds, rank)
             };
-            best = Some(best.map_or(value, |b: i32| b.max(value)));
+            children[count] = Pending {
+                board: child,
+                gain: delta(me) - delta(1 - me),
+                again: sown.again,
+                over: sown.over,
+                seeds,
+                rank,
+            };
+            count += 1;
         }
+        let best = children[..count]
+            .iter()
+            .map(|c| {
+                if c.over {
+                    c.gain
+                } else if c.again {
+                    c.gain + self.solve_at(&c.board, c.seeds, c.rank)
+                } else {
+                    c.gain - self.solve_at(&c.board, c.seeds, c.rank)
+                }
+            })
+            .max();
         // No move: only a given position; each side banks its own houses.
         let value = best.unwrap_or_else(|| board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32);
         self.layers[seeds as usize][rank].store(value as i8, Ordering::Relaxed);
         value
     }
+}
+
+/// A move's outcome while a position's value is computed: the child (stores emptied), what the
+/// mover gained, and where the child's value is kept.
+#[derive(Clone, Copy)]
+struct Pending {
+    board: Board,
+    gain: i32,
+    again: bool,
+    over: bool,
+    seeds: u32,
+    rank: usize,
 }
 
 /// The next distribution of the same seeds (the first house emptying towards the last), false

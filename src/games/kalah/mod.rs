@@ -201,7 +201,8 @@ impl Board {
         let mut seeds = board.pits[at];
         board.pits[at] = 0;
         while seeds > 0 {
-            at = (at + 1) % pits;
+            // The next pit, wrapping (a compare, not a division, in this hot loop).
+            at = if at + 1 == pits { 0 } else { at + 1 };
             if at == their_store {
                 continue;
             }

@@ -6,13 +6,15 @@
 //! guess to the bound it returned. Under seed rules a value is a win (1) or a loss (-1).
 //!
 //! Moves are tried in the order: the table's best move, moves that sow into the own store,
-//! the largest gain (captures); a child's table bound that already proves a cut-off ends the
-//! node before any search (enhanced transposition cutoff); buckets of two entries keep the
-//! result of the largest search first. With several threads, each searches the same window
+//! the largest gain (captures); a child's table bound, or its exact value in the endgame
+//! databases, that already proves a cut-off ends the node before any search (enhanced
+//! transposition cutoff), and a child the databases hold is never searched. Every child's table
+//! bucket or database entry is prefetched as soon as the child is sown. Buckets of two entries
+//! (one cache line) keep the result of the largest search first. With several threads, each searches the same window
 //! over one shared table, deferring moves another thread is searching (ABDADA); the first to
 //! finish gives the result.
 
-use super::endgame::EndgameTable;
+use super::endgame::{EndgameTable, TableIndex};
 use super::{Board, Rules, Sown};
 use crate::games::{first_to_finish, mix64, Busy};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -54,6 +56,13 @@ fn fold(key: u128) -> u64 {
     mix64(key as u64 ^ ((key >> 64) as u64).rotate_left(17))
 }
 
+/// One slot: the data word (bounds, move, work) and each key half mixed and XORed with it.
+type Slot = [AtomicU64; 3];
+
+/// Two slots on one cache line (a probe reads one line; 16 bytes are padding).
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
+
 /// The table, shared by every thread without locks: a slot is three words, the data (bounds,
 /// move, work) and each key half, mixed by `mix64` so that keys differing in a few bits differ
 /// everywhere, XORed with the data. A slot read while another thread
@@ -61,30 +70,36 @@ fn fold(key: u128) -> u64 {
 /// equalities between unrelated mixed keys and data hold by chance (about 2^-64 a torn read),
 /// so a reader sees the bounds stored for its key or a miss. With one thread nothing is torn.
 struct Table {
-    slots: Vec<[AtomicU64; 3]>,
-    /// log2 of the number of buckets (two slots each).
+    buckets: Vec<Bucket>,
+    /// log2 of the number of buckets.
     bits: u32,
 }
 
 impl Table {
     /// A table of `mb` MB, rounded down to a power of two buckets (one at least).
     fn with_mb(mb: usize) -> Table {
-        let buckets = (mb << 20) / (2 * std::mem::size_of::<[AtomicU64; 3]>());
+        let buckets = (mb << 20) / std::mem::size_of::<Bucket>();
         let bits = buckets.max(1).ilog2();
-        let slots = (0..2usize << bits).map(|_| [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        Table { slots, bits }
+        let empty = || [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+        let buckets = crate::memory::fixed_table(1 << bits, || Bucket([empty(), empty()]));
+        Table { buckets, bits }
     }
 
-    /// The first slot of `key`'s bucket.
-    fn bucket(&self, key: u128) -> usize {
+    /// `key`'s bucket.
+    fn bucket_of(&self, key: u128) -> &Bucket {
         let folded = fold(key);
         // A shift by 64 (a one-bucket table) would overflow: the top bits are taken in two steps.
-        2 * ((folded >> 1) >> (63 - self.bits)) as usize
+        &self.buckets[((folded >> 1) >> (63 - self.bits)) as usize]
     }
 
-    /// The entry in slot `index` if it holds `key`.
-    fn read(&self, index: usize, key: u128) -> Option<Entry> {
-        let [low, high, data] = &self.slots[index];
+    /// `key`'s slots.
+    fn bucket(&self, key: u128) -> &[Slot; 2] {
+        &self.bucket_of(key).0
+    }
+
+    /// The entry in `slot` if it holds `key`.
+    fn read(slot: &Slot, key: u128) -> Option<Entry> {
+        let [low, high, data] = slot;
         let data = data.load(Ordering::Relaxed);
         let hit = data & OCCUPIED != 0
             && low.load(Ordering::Relaxed) ^ data == mix64(key as u64)
@@ -98,44 +113,48 @@ impl Table {
         })
     }
 
-    /// The work of the entry in slot `index` (0 if empty).
-    fn work(&self, index: usize) -> u8 {
-        (self.slots[index][2].load(Ordering::Relaxed) >> 40) as u8
+    /// The work of the entry in `slot` (0 if empty).
+    fn work(slot: &Slot) -> u8 {
+        (slot[2].load(Ordering::Relaxed) >> 40) as u8
     }
 
-    fn write(&self, index: usize, entry: &Entry) {
+    fn write(slot: &Slot, entry: &Entry) {
         let data = OCCUPIED
             | u64::from(entry.lower as u16)
             | u64::from(entry.upper as u16) << 16
             | u64::from(entry.best) << 32
             | u64::from(entry.work) << 40;
-        let [low, high, word] = &self.slots[index];
+        let [low, high, word] = slot;
         low.store(mix64(entry.key as u64) ^ data, Ordering::Relaxed);
         high.store(mix64((entry.key >> 64) as u64) ^ data, Ordering::Relaxed);
         word.store(data, Ordering::Relaxed);
     }
 
+    /// Starts loading `key`'s bucket into the cache without waiting for it: the loads of
+    /// several children's buckets then overlap instead of each waiting in turn.
+    fn touch(&self, key: u128) {
+        crate::memory::prefetch(self.bucket_of(key));
+    }
+
     /// The table's entry for `key`, if it holds one.
     fn probe(&self, key: u128) -> Option<Entry> {
-        let first = self.bucket(key);
-        self.read(first, key).or_else(|| self.read(first + 1, key))
+        let [first, second] = self.bucket(key);
+        Table::read(first, key).or_else(|| Table::read(second, key))
     }
 
     /// Stores `entry`: first in its bucket when its search was at least as large as the first
     /// slot's (whose entry moves to second), else second.
     fn store(&self, entry: &Entry) {
-        let first = self.bucket(entry.key);
-        if self.read(first, entry.key).is_some() {
-            self.write(first, entry);
-        } else if entry.work >= self.work(first) {
-            let [low, high, data] = &self.slots[first];
-            let moved = [low, high, data].map(|w| w.load(Ordering::Relaxed));
-            for (word, value) in self.slots[first + 1].iter().zip(moved) {
-                word.store(value, Ordering::Relaxed);
+        let [first, second] = self.bucket(entry.key);
+        if Table::read(first, entry.key).is_some() {
+            Table::write(first, entry);
+        } else if entry.work >= Table::work(first) {
+            for (to, from) in second.iter().zip(first) {
+                to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
             }
-            self.write(first, entry);
+            Table::write(first, entry);
         } else {
-            self.write(first + 1, entry);
+            Table::write(second, entry);
         }
     }
 }
@@ -146,6 +165,8 @@ struct Child {
     house: usize,
     sown: Sown,
     gain: i32,
+    /// Where the endgame databases hold the child's value (for its side to move), if they do.
+    in_table: Option<TableIndex>,
 }
 
 /// A solver for one rule set, keeping its table between positions of the same rules.
@@ -378,6 +399,12 @@ impl Search<'_> {
             }
         } else if sown.over {
             now
+        } else if let Some(value) = self.known(child) {
+            if sown.again {
+                now + value
+            } else {
+                now - value
+            }
         } else if sown.again {
             now + self.negamax(&sown.board, alpha - now, beta - now)
         } else {
@@ -399,7 +426,17 @@ impl Search<'_> {
         if beta <= -left {
             return Some(-left);
         }
+        self.endgame_value(board)
+    }
+
+    /// The value of `board` in the endgame databases, when they hold it.
+    fn endgame_value(&self, board: &Board) -> Option<i32> {
         self.endgame.and_then(|table| table.probe(board))
+    }
+
+    /// `child`'s value for its side to move from the endgame databases, when they hold it.
+    fn known(&self, child: &Child) -> Option<i32> {
+        self.endgame.zip(child.in_table).and_then(|(table, at)| table.value(at))
     }
 
     /// The legal moves sown, in search order: the table's best move, then moves that sow into
@@ -407,12 +444,21 @@ impl Search<'_> {
     /// then the house nearest the store.
     fn ordered_children(&self, board: &Board, hinted: usize) -> ([Child; super::MAX_HOUSES], usize) {
         let me = board.side();
-        let unused = Child { house: 0, sown: Sown { board: *board, again: false, over: false }, gain: 0 };
+        let unused =
+            Child { house: 0, sown: Sown { board: *board, again: false, over: false }, gain: 0, in_table: None };
         let mut children = [unused; super::MAX_HOUSES];
         let mut count = 0;
         for house in (0..board.houses()).rev().filter(|&h| board.is_legal(h)) {
             let sown = board.sow(house, self.rules);
-            children[count] = Child { house, gain: gained(board, &sown.board, me), sown };
+            // Every child's value is asked for (from the databases or the table) before the
+            // first is read, so that the loads overlap.
+            let in_table = self.endgame.filter(|_| !sown.over).and_then(|table| table.locate(&sown.board));
+            match (in_table, self.endgame) {
+                (Some(at), Some(table)) => table.prefetch(at),
+                _ if !sown.over && self.rules != Rules::Seed => self.table.touch(key(self.rules, &sown.board)),
+                _ => {}
+            }
+            children[count] = Child { house, gain: gained(board, &sown.board, me), sown, in_table };
             count += 1;
         }
         children[..count].sort_by_key(|c| (c.house != hinted, !c.sown.again, -c.gain));
@@ -426,14 +472,19 @@ impl Search<'_> {
             return None;
         }
         for child in children.iter().filter(|c| !c.sown.over) {
-            let Some(entry) = self.table.probe(key(self.rules, &child.sown.board)) else {
-                continue;
+            // A child in the endgame databases has an exact value (it is never in the table).
+            let (lower, upper) = match self.known(child) {
+                Some(value) => (value, value),
+                None => match self.table.probe(key(self.rules, &child.sown.board)) {
+                    Some(entry) => (i32::from(entry.lower), i32::from(entry.upper)),
+                    None => continue,
+                },
             };
             // Another move: the child's value adds to the gain; else it is the opponent's.
             let proven = if child.sown.again {
-                (entry.lower > i16::MIN).then(|| child.gain + i32::from(entry.lower))
+                (lower > i32::from(i16::MIN)).then(|| child.gain + lower)
             } else {
-                (entry.upper < i16::MAX).then(|| child.gain - i32::from(entry.upper))
+                (upper < i32::from(i16::MAX)).then(|| child.gain - upper)
             };
             if let Some(value) = proven.filter(|&v| v >= beta) {
                 return Some(value);
@@ -493,6 +544,32 @@ mod tests {
                     alone,
                     "({houses},{seeds}) {rules:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn endgame_databases_change_no_value() {
+        // Children the databases hold are valued from them (also in the transposition cut-off):
+        // the values must be the plain search's, from the start and from middle-game positions.
+        for (houses, seeds, rules) in [(4, 4, Rules::EmptyCapture), (4, 3, Rules::Standard), (5, 3, Rules::Standard)] {
+            let table =
+                Arc::new(EndgameTable::build(rules, houses, 9).unwrap_or_else(|| unreachable!("not seed rules")));
+            let mut board = Board::start(houses, seeds).unwrap_or_else(|e| unreachable!("{e}"));
+            let mut plain = Solver::new(rules);
+            let mut with_table = Solver::new(rules).with_endgame(Arc::clone(&table));
+            let mut two_threads = Solver::with_table_mb(rules, 1).with_endgame(Arc::clone(&table)).with_threads(2);
+            for ply in 0..6 {
+                let expected = plain.solve(&board);
+                assert_eq!(with_table.solve(&board), expected, "({houses},{seeds}) {rules:?} ply {ply}");
+                assert_eq!(two_threads.solve(&board), expected, "({houses},{seeds}) {rules:?} ply {ply}, two threads");
+                // On along the first legal move (the game stays in its middle for six plies).
+                let Some(house) = (0..houses).find(|&h| board.is_legal(h)) else { break };
+                let sown = board.sow(house, rules);
+                if sown.over {
+                    break;
+                }
+                board = sown.board;
             }
         }
     }
