@@ -52,7 +52,7 @@ impl Table {
     }
 
     /// Starts loading `key`'s bucket into the cache (see `memory::prefetch`).
-    fn touch(&self, key: u64) {
+    fn prefetch(&self, key: u64) {
         crate::memory::prefetch(&self.entries[self.bucket(key)]);
     }
 
@@ -337,7 +337,7 @@ impl Search<'_> {
             let mut child = *pos;
             child.play_cell(cell);
             keys[count] = child.symmetric_key();
-            self.table.touch(keys[count]);
+            self.table.prefetch(keys[count]);
             count += 1;
         }
         for &key in &keys[..count] {

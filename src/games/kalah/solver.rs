@@ -132,7 +132,7 @@ impl Table {
 
     /// Starts loading `key`'s bucket into the cache without waiting for it: the loads of
     /// several children's buckets then overlap instead of each waiting in turn.
-    fn touch(&self, key: u128) {
+    fn prefetch(&self, key: u128) {
         crate::memory::prefetch(self.bucket_of(key));
     }
 
@@ -455,7 +455,7 @@ impl Search<'_> {
             let in_table = self.endgame.filter(|_| !sown.over).and_then(|table| table.locate(&sown.board));
             match (in_table, self.endgame) {
                 (Some(at), Some(table)) => table.prefetch(at),
-                _ if !sown.over && self.rules != Rules::Seed => self.table.touch(key(self.rules, &sown.board)),
+                _ if !sown.over && self.rules != Rules::Seed => self.table.prefetch(key(self.rules, &sown.board)),
                 _ => {}
             }
             children[count] = Child { house, gain: gained(board, &sown.board, me), sown, in_table };
