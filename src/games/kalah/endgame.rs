@@ -67,7 +67,7 @@ impl EndgameTable {
             (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|chunk| {
                 let mut houses_now = table.unrank(seeds, chunk * CHUNK);
                 for rank in chunk * CHUNK..size.min((chunk + 1) * CHUNK) {
-                    table.solve_at(&table.board(&houses_now[..2 * houses]), seeds, rank);
+                    table.solve_at(&table.board(&houses_now[..2 * houses]), TableIndex { seeds, rank });
                     next_distribution(&mut houses_now[..2 * houses]);
                 }
             });
@@ -138,10 +138,10 @@ impl EndgameTable {
         // Distributions whose first differing house holds more come first: for each house, count
         // those with the same houses before it and more seeds in it.
         for (i, &here) in houses[..pits - 1].iter().enumerate() {
-            let rest = pits - 1 - i; // houses after this one
-                                     // Distributions of `left` with more than `here` in this house: `left - here - 1`
-                                     // seeds over this house (the excess) and the rest. With `left == here` that is
-                                     // C(rest - 1, rest) = 0, so no branch is needed.
+            // Distributions of `left` with more than `here` in this house: `left - here - 1`
+            // seeds over this house (the excess) and the `rest` houses after it. With
+            // `left == here` that is C(rest - 1, rest) = 0, so no branch is needed.
+            let rest = pits - 1 - i;
             left -= usize::from(here);
             rank += self.binomial[left + rest - 1][rest];
         }
@@ -181,17 +181,16 @@ impl EndgameTable {
         board
     }
 
-    /// The exact value of `board` (in a layer being built or below), whose seeds in the houses
-    /// and rank are given, computed and stored if unknown.
-    fn solve_at(&self, board: &Board, seeds: u32, rank: usize) -> i32 {
-        let known = self.layers[seeds as usize][rank].load(Ordering::Relaxed);
-        if known != UNKNOWN {
-            return i32::from(known);
+    /// The exact value of `board` (in a layer being built or below, held `at`), computed and
+    /// stored if unknown.
+    fn solve_at(&self, board: &Board, at: TableIndex) -> i32 {
+        if let Some(known) = self.value(at) {
+            return known;
         }
         // Every child is sown and ranked and its entry asked for before the first is read, so
         // that the (random) loads overlap.
         let me = board.side();
-        let unused = Pending { board: *board, gain: 0, again: false, over: true, seeds: 0, rank: 0 };
+        let unused = Pending { board: *board, gain: 0, again: false, at: None };
         let mut children = [unused; MAX_HOUSES];
         let mut count = 0;
         for house in (0..self.houses).filter(|&h| board.is_legal(h)) {
@@ -202,53 +201,37 @@ impl EndgameTable {
             // seed counts small).
             child.pits[child.store(0)] = 0;
             child.pits[child.store(1)] = 0;
-            let (seeds, rank) = if sown.over {
-                (0, 0)
-            } else {
-                let seeds = child.house_seeds(0) + child.house_seeds(1);
-                let rank = self.rank(&child, seeds);
-                crate::memory::prefetch(&self.layers[seeds as usize][rank]);
-                (seeds, rank)
-            };
-            children[count] = Pending {
-                board: child,
-                gain: delta(me) - delta(1 - me),
-                again: sown.again,
-                over: sown.over,
-                seeds,
-                rank,
-            };
+            // A child that is not over is in this layer or a smaller one: `locate` finds it.
+            let at = if sown.over { None } else { self.locate(&child) };
+            if let Some(at) = at {
+                self.prefetch(at);
+            }
+            children[count] = Pending { board: child, gain: delta(me) - delta(1 - me), again: sown.again, at };
             count += 1;
         }
         let best = children[..count]
             .iter()
-            .map(|c| {
-                if c.over {
-                    c.gain
-                } else if c.again {
-                    c.gain + self.solve_at(&c.board, c.seeds, c.rank)
-                } else {
-                    c.gain - self.solve_at(&c.board, c.seeds, c.rank)
-                }
+            .map(|c| match c.at {
+                None => c.gain,
+                Some(at) if c.again => c.gain + self.solve_at(&c.board, at),
+                Some(at) => c.gain - self.solve_at(&c.board, at),
             })
             .max();
         // No move: only a given position; each side banks its own houses.
         let value = best.unwrap_or_else(|| board.house_seeds(me) as i32 - board.house_seeds(1 - me) as i32);
-        self.layers[seeds as usize][rank].store(value as i8, Ordering::Relaxed);
+        self.layers[at.seeds as usize][at.rank].store(value as i8, Ordering::Relaxed);
         value
     }
 }
 
 /// A move's outcome while a position's value is computed: the child (stores emptied), what the
-/// mover gained, and where the child's value is kept.
+/// mover gained, and where the child's value is kept (`None`: the game is over).
 #[derive(Clone, Copy)]
 struct Pending {
     board: Board,
     gain: i32,
     again: bool,
-    over: bool,
-    seeds: u32,
-    rank: usize,
+    at: Option<TableIndex>,
 }
 
 /// The next distribution of the same seeds (the first house emptying towards the last), false

@@ -10,9 +10,9 @@
 //! databases, that already proves a cut-off ends the node before any search (enhanced
 //! transposition cutoff), and a child the databases hold is never searched. Every child's table
 //! bucket or database entry is prefetched as soon as the child is sown. Buckets of two entries
-//! (one cache line) keep the result of the largest search first. With several threads, each searches the same window
-//! over one shared table, deferring moves another thread is searching (ABDADA); the first to
-//! finish gives the result.
+//! (one cache line) keep the result of the largest search first. With several threads, each
+//! searches the same window over one shared table, deferring moves another thread is searching
+//! (ABDADA); the first to finish gives the result.
 
 use super::endgame::{EndgameTable, TableIndex};
 use super::{Board, Rules, Sown};
@@ -426,11 +426,6 @@ impl Search<'_> {
         if beta <= -left {
             return Some(-left);
         }
-        self.endgame_value(board)
-    }
-
-    /// The value of `board` in the endgame databases, when they hold it.
-    fn endgame_value(&self, board: &Board) -> Option<i32> {
         self.endgame.and_then(|table| table.probe(board))
     }
 
