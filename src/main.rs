@@ -888,6 +888,8 @@ fn run_kalah_match(levels: &[u8], games: u32, rules: &str, houses: usize, seeds:
     };
     let [a, b] = [levels[0], levels[1]];
     let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    // The first level's wins when it started and when it moved second.
+    let mut wins_by_turn = [0u32; 2];
     let start = Instant::now();
     for game in 0..games {
         let a_first = game % 2 == 0;
@@ -897,14 +899,23 @@ fn run_kalah_match(levels: &[u8], games: u32, rules: &str, houses: usize, seeds:
         let result = play_game(board, rules, &mut players);
         let for_a = if a_first { result } else { -result };
         match for_a.signum() {
-            1 => wins += 1,
+            1 => {
+                wins += 1;
+                wins_by_turn[usize::from(!a_first)] += 1;
+            }
             0 => draws += 1,
             _ => losses += 1,
         }
     }
     let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games.max(1));
+    let [first_games, second_games] = [games.div_ceil(2), games / 2];
     say!("level {a} vs level {b}, Kalah({houses},{seeds}) {rules:?}, {games} games: W/D/L {wins}/{draws}/{losses}, score {:.1} %, {:.1} s",
         100.0 * score, start.elapsed().as_secs_f64());
+    say!(
+        "level {a} won {} of {first_games} games as first player, {} of {second_games} as second",
+        wins_by_turn[0],
+        wins_by_turn[1]
+    );
     ExitCode::SUCCESS
 }
 
