@@ -225,7 +225,8 @@ enum Connect4Command {
         /// Threads searching each position (sharing one table).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
-        /// The table's size in MB (rounded down to a power of two).
+        /// The main table's size in MB (rounded down to a power of two; positions with fewer
+        /// than 24 empty cells go to a 4 MB table beside it).
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
         /// The positions (default: stdin).

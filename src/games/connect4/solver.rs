@@ -1,5 +1,6 @@
-//! The Connect Four solver: negamax alpha-beta over the bitboard position with a transposition
-//! table of bounds, moves that lose at once pruned, the rest ordered by the threats they make
+//! The Connect Four solver: negamax alpha-beta over the bitboard position with transposition
+//! tables of bounds (a small one that stays in the cache for positions near the end, a large one
+//! for the rest), moves that lose at once pruned, the rest ordered by the threats they make
 //! (centre columns first among equals) after a look at the children's table bounds (enhanced
 //! transposition cutoffs), and the exact score found by a series of null-window
 //! searches that narrow its interval (a weak solve asks only for its sign). With more than one
@@ -90,9 +91,34 @@ const BUSY_MIN_EMPTY: usize = 12;
 /// searching any of them (enhanced transposition cutoffs).
 const ETC_MIN_EMPTY: usize = 10;
 
-/// Solves positions, keeping its table between them.
+/// The transposition tables: positions with few empty cells, by far the most numerous and the
+/// cheapest to search again, in a small table that stays in the processor's caches; the rest in
+/// the large one, where each probe is a trip to memory.
+struct Tables {
+    near_end: Table,
+    deep: Table,
+}
+
+/// Positions with fewer empty cells than this go to the near-end table.
+const NEAR_END_EMPTY: usize = 24;
+/// The near-end table's size: 2^19 entries, 4 MB, which stays in a current processor's last-level
+/// cache (measured in docs/games.md: 20-26 empty cells and 1-8 MB tried).
+const NEAR_END_LOG2: u32 = 19;
+
+impl Tables {
+    /// The table for positions with `empty` empty cells.
+    fn for_empty(&self, empty: usize) -> &Table {
+        if empty < NEAR_END_EMPTY {
+            &self.near_end
+        } else {
+            &self.deep
+        }
+    }
+}
+
+/// Solves positions, keeping its tables between them.
 pub struct Solver {
-    table: Table,
+    tables: Tables,
     threads: usize,
     /// Nodes searched since the last `solve` (every thread's).
     pub nodes: u64,
@@ -100,7 +126,7 @@ pub struct Solver {
 
 /// One thread's search of one null window.
 struct Search<'a> {
-    table: &'a Table,
+    tables: &'a Tables,
     /// Shared with the other threads; `None` alone.
     busy: Option<&'a Busy>,
     /// Set by the first thread to finish: the others return at once and store nothing.
@@ -141,12 +167,14 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver with a table of 2^`log2_entries` entries (8 bytes each).
+    /// A solver whose main table has 2^`log2_entries` entries (8 bytes each), beside the 4 MB
+    /// near-end table.
     pub fn new(log2_entries: u32) -> Solver {
-        Solver { table: Table::new(log2_entries), threads: 1, nodes: 0 }
+        let tables = Tables { near_end: Table::new(NEAR_END_LOG2), deep: Table::new(log2_entries) };
+        Solver { tables, threads: 1, nodes: 0 }
     }
 
-    /// A solver whose table takes at most `megabytes` (at least 1 MB, rounded down to a power
+    /// A solver whose main table takes at most `megabytes` (at least 1 MB, rounded down to a power
     /// of two).
     pub fn with_megabytes(megabytes: usize) -> Solver {
         let entries = (megabytes.max(1) << 20) / std::mem::size_of::<u64>();
@@ -193,9 +221,9 @@ impl Solver {
 
     /// The score of `pos` against the window (probe, probe + 1): above `probe` or not.
     fn null_window(&mut self, pos: &Position, probe: i32) -> i32 {
-        let table = &self.table;
+        let tables = &self.tables;
         let (score, nodes) = first_to_finish(self.threads, |busy, stop| {
-            let mut search = Search { table, busy, stop, nodes: 0 };
+            let mut search = Search { tables, busy, stop, nodes: 0 };
             (search.negamax(pos, probe, probe + 1), search.nodes)
         });
         self.nodes += nodes;
@@ -246,8 +274,9 @@ impl Search<'_> {
         }
         let mut max = (CELLS as i32 - 1 - pos.moves() as i32) / 2;
         let key = pos.symmetric_key();
+        let table = self.tables.for_empty(CELLS - pos.moves());
         let nodes_before = self.nodes;
-        match bound_of(self.table.get(key)) {
+        match bound_of(table.get(key)) {
             Some(Bound::Lower(bound)) if alpha < bound => {
                 alpha = bound;
                 if alpha >= beta {
@@ -268,7 +297,7 @@ impl Search<'_> {
         }
 
         if let Some(score) = self.transposition_cutoff(pos, candidates, beta) {
-            self.table.put(key, lower(score), self.nodes - nodes_before);
+            table.put(key, lower(score), self.nodes - nodes_before);
             return score;
         }
 
@@ -309,14 +338,14 @@ impl Search<'_> {
                     return 0;
                 }
                 if score >= beta {
-                    self.table.put(key, lower(score), self.nodes - nodes_before);
+                    table.put(key, lower(score), self.nodes - nodes_before);
                     return score;
                 }
                 alpha = alpha.max(score);
             }
             len = deferred;
         }
-        self.table.put(key, upper(alpha), self.nodes - nodes_before);
+        table.put(key, upper(alpha), self.nodes - nodes_before);
         alpha
     }
 
@@ -328,6 +357,7 @@ impl Search<'_> {
             return None;
         }
         // Every child's bucket is asked for before the first is read, so the loads overlap.
+        let table = self.tables.for_empty(CELLS - pos.moves() - 1);
         let mut keys = [0u64; WIDTH];
         let mut count = 0;
         let mut cells = candidates;
@@ -337,11 +367,11 @@ impl Search<'_> {
             let mut child = *pos;
             child.play_cell(cell);
             keys[count] = child.symmetric_key();
-            self.table.prefetch(keys[count]);
+            table.prefetch(keys[count]);
             count += 1;
         }
         for &key in &keys[..count] {
-            if let Some(Bound::Upper(bound)) = bound_of(self.table.get(key)) {
+            if let Some(Bound::Upper(bound)) = bound_of(table.get(key)) {
                 if -bound >= beta {
                     return Some(-bound);
                 }
