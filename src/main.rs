@@ -703,7 +703,15 @@ fn run_kalah_solve(
         solver = solver.with_endgame(std::sync::Arc::new(table));
     }
     let start = Instant::now();
-    let value = solver.solve(&board);
+    let value = solver.solve_reporting(&board, &mut |bounds| {
+        say!(
+            "bounds {:+} to {:+} after {} nodes, {:.3} s",
+            bounds.lower,
+            bounds.upper,
+            bounds.nodes,
+            start.elapsed().as_secs_f64()
+        );
+    });
     let text = match (rules, value) {
         (Rules::Seed, v) if v > 0 => "win".to_string(),
         (Rules::Seed, _) => "loss".to_string(),

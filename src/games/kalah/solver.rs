@@ -180,6 +180,15 @@ pub struct Solver {
     pub nodes: u64,
 }
 
+/// What one MTD(f) pass has proven: the final margin lies in `lower..=upper`, after `nodes`
+/// nodes of the whole solve.
+#[derive(Clone, Copy, Debug)]
+pub struct MarginBounds {
+    pub lower: i32,
+    pub upper: i32,
+    pub nodes: u64,
+}
+
 /// One thread's search of one window.
 struct Search<'a> {
     rules: Rules,
@@ -243,6 +252,12 @@ impl Solver {
     /// Under standard and empty-capture rules: the final margin for the side to move (its store
     /// minus the opponent's at the end). Under seed rules: 1 for a win, -1 for a loss.
     pub fn solve(&mut self, board: &Board) -> i32 {
+        self.solve_reporting(board, &mut |_| {})
+    }
+
+    /// As `solve`, telling `report` the final margin's proven bounds after each MTD(f) pass
+    /// (an hour-long solve shows its progress); seed rules have a single pass and no report.
+    pub fn solve_reporting(&mut self, board: &Board, report: &mut dyn FnMut(MarginBounds)) -> i32 {
         self.nodes = 0;
         if self.rules == Rules::Seed {
             return self.window(board, -1, 1);
@@ -261,6 +276,7 @@ impl Solver {
                 min = value;
             }
             guess = value;
+            report(MarginBounds { lower: stores + min, upper: stores + max, nodes: self.nodes });
         }
         stores + min
     }
@@ -511,6 +527,21 @@ mod tests {
         assert_eq!(value(4, 4, Rules::EmptyCapture), 2);
         assert_eq!(value(5, 2, Rules::EmptyCapture), 0);
         assert_eq!(value(6, 1, Rules::EmptyCapture), 2);
+    }
+
+    #[test]
+    fn reported_bounds_narrow_to_the_value() {
+        let board = Board::start(4, 4).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut reports = Vec::new();
+        let value = Solver::new(Rules::EmptyCapture).solve_reporting(&board, &mut |b| reports.push(b));
+        assert_eq!(value, 2);
+        let last = reports.last().copied().unwrap_or_else(|| unreachable!("no pass reported"));
+        assert_eq!((last.lower, last.upper), (2, 2));
+        for pair in reports.windows(2) {
+            assert!(pair[1].lower >= pair[0].lower && pair[1].upper <= pair[0].upper, "{pair:?}");
+            assert!(pair[1].nodes > pair[0].nodes, "{pair:?}");
+        }
+        assert!(reports.iter().all(|b| b.lower <= 2 && 2 <= b.upper), "{reports:?}");
     }
 
     #[test]
