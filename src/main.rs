@@ -290,6 +290,25 @@ enum KalahCommand {
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
     },
+    /// Counts the move sequences of 1 to DEPTH moves (a move that earns another is a ply of its
+    /// own; finished games stop counting): a perft for Kalah.
+    Perft {
+        /// Moves deep.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Houses a side.
+        #[arg(long, default_value_t = 6)]
+        houses: usize,
+        /// Seeds a house at the start.
+        #[arg(long, default_value_t = 4)]
+        seeds: u8,
+        /// seed, standard or empty-capture.
+        #[arg(long, default_value = "standard")]
+        rules: String,
+        /// Pits in sowing order from the side to move (as for `solve`); default: the start.
+        #[arg(long)]
+        position: Option<String>,
+    },
     /// A game in the terminal against the program (the founding program's six levels, then 7:
     /// perfect once few enough seeds are left).
     Play {
@@ -404,6 +423,9 @@ fn main() -> ExitCode {
             let threads =
                 threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
             run_kalah_solve(houses, seeds, &rules, position.as_deref(), (endgame, hash as usize, threads))
+        }
+        Some(Command::Kalah(KalahCommand::Perft { depth, houses, seeds, rules, position })) => {
+            run_kalah_perft(depth, houses, seeds, &rules, position.as_deref())
         }
         Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
             run_kalah_play(level, &rules, &first, houses, seeds)
@@ -661,6 +683,20 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
     }
 }
 
+/// `springer kalah perft`: the counts at 1 to `depth` moves, each with its time.
+fn run_kalah_perft(depth: u32, houses: usize, seeds: u8, rules: &str, position: Option<&str>) -> ExitCode {
+    let (rules, board) = match kalah_setup(rules, houses, seeds, position) {
+        Ok(setup) => setup,
+        Err(e) => return bad_input(e),
+    };
+    for plies in 1..=depth {
+        let start = Instant::now();
+        let count = springer::games::kalah::perft(&board, rules, plies);
+        say!("perft {plies} {count} ({:.3} s)", start.elapsed().as_secs_f64());
+    }
+    ExitCode::SUCCESS
+}
+
 /// `resources`: the endgame databases' seeds (0 = none), the table's MB and the threads.
 fn run_kalah_solve(
     houses: usize,
@@ -670,17 +706,9 @@ fn run_kalah_solve(
     resources: (u32, usize, usize),
 ) -> ExitCode {
     let (endgame, hash_mb, threads) = resources;
-    use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Board, Rules};
-    let rules: Rules = match rules.parse() {
-        Ok(rules) => rules,
-        Err(e) => return bad_input(e),
-    };
-    let board = match position {
-        Some(text) => Board::parse(text, houses),
-        None => Board::start(houses, seeds),
-    };
-    let board = match board {
-        Ok(board) => board,
+    use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Rules};
+    let (rules, board) = match kalah_setup(rules, houses, seeds, position) {
+        Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
     let mut solver = Solver::with_table_mb(rules, hash_mb).with_threads(threads);
@@ -816,19 +844,27 @@ fn run_connect4_match(levels: &[u8], games: u32, first_only: bool, seed: u64) ->
     ExitCode::SUCCESS
 }
 
-/// Rules and a start board from the command line, or the message for bad ones.
+/// Rules and a board from the command line (`position` if given, else the start), or the
+/// message for bad ones.
 fn kalah_setup(
     rules: &str,
     houses: usize,
     seeds: u8,
+    position: Option<&str>,
 ) -> Result<(springer::games::kalah::Rules, springer::games::kalah::Board), String> {
-    Ok((rules.parse()?, springer::games::kalah::Board::start(houses, seeds)?))
+    use springer::games::kalah::Board;
+    let rules = rules.parse()?;
+    let board = match position {
+        Some(text) => Board::parse(text, houses)?,
+        None => Board::start(houses, seeds)?,
+    };
+    Ok((rules, board))
 }
 
 fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8) -> ExitCode {
     use springer::games::kalah::play::Player;
     use std::io::BufRead;
-    let (rules, mut board) = match kalah_setup(rules, houses, seeds) {
+    let (rules, mut board) = match kalah_setup(rules, houses, seeds, None) {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
@@ -891,7 +927,7 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
 
 fn run_kalah_match(levels: &[u8], games: u32, rules: &str, houses: usize, seeds: u8, seed: u64) -> ExitCode {
     use springer::games::kalah::play::{play_game, Player};
-    let (rules, board) = match kalah_setup(rules, houses, seeds) {
+    let (rules, board) = match kalah_setup(rules, houses, seeds, None) {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };

@@ -84,6 +84,28 @@ fn kalah_solve_reproduces_a_published_value_and_rejects_bad_input() {
 }
 
 #[test]
+fn kalah_perft_counts_from_the_start_and_from_a_position() {
+    let (code, out, _) = run(&["kalah", "perft", "5", "--rules", "seed"], "");
+    assert_eq!(code, Some(0));
+    let counts: Vec<&str> = out.lines().map(|l| l.split(' ').take(3).collect::<Vec<_>>()[2]).collect();
+    assert_eq!(counts, ["6", "35", "185", "942", "4712"], "{out}");
+    // Kalah(4,1) from the side to move's view: only house 3 holds a seed, and it ends in the
+    // store, so the same side moves again with nothing left: one sequence, and the game is over.
+    let (code, out, _) = run(&["kalah", "perft", "2", "--houses", "4", "--position", "0,0,0,1,0,1,0,0,0,0"], "");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("perft 1 1 (") && out.contains("perft 2 0 ("), "{out}");
+    for args in [
+        &["kalah", "perft", "3", "--rules", "bogus"][..],
+        &["kalah", "perft", "3", "--position", "1,2,3"],
+        &["kalah", "perft", "0"],
+    ] {
+        let (code, _, err) = run(args, "");
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.starts_with("error"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn kalah_play_asks_again_on_bad_input_and_plays_to_the_end() {
     // Bad answers first, then every house in turn until the game ends.
     let mut input = String::from("0\n9\nabc\n");

@@ -376,6 +376,25 @@ mod tests {
     }
 
     #[test]
+    fn start_position_counts_are_pinned_per_rule_set() {
+        // Kalah(6,4) from the start, 1 to 9 plies (`springer kalah perft 9 --rules R`). The rule
+        // sets agree until the first capture is possible (ply 5) and part ways after it.
+        let start = Board::start(6, 4).unwrap_or_else(|e| unreachable!("{e}"));
+        let common = [6, 35, 185, 942];
+        let pinned: [(Rules, [u64; 5]); 3] = [
+            (Rules::Seed, [4712, 23452, 115883, 572138, 2817029]),
+            (Rules::Standard, [4690, 23233, 114430, 563055, 2763490]),
+            (Rules::EmptyCapture, [4685, 23169, 113959, 559885, 2743126]),
+        ];
+        for (rules, deeper) in pinned {
+            let expected = common.iter().chain(&deeper);
+            for (plies, &count) in (1..).zip(expected) {
+                assert_eq!(perft(&start, rules, plies), count, "{rules:?} perft {plies}");
+            }
+        }
+    }
+
+    #[test]
     fn captures_follow_each_rule_set() {
         // Player 0 sows house 0 (one seed) into empty house 1, opposite which stand 3 seeds.
         let board = Board::parse("1,0,2,5,0,0,0,3,0,0,0", 4).map(|_| ()).err();
