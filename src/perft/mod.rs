@@ -56,7 +56,7 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
         let mut child = self.parent.clone();
-        child.make_move_with(mv, &self.info);
+        child.make_move_unkeyed(mv, &self.info);
         self.nodes += count_leaves::<BULK>(&child, self.depth);
     }
 }

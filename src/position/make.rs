@@ -22,27 +22,33 @@ pub struct CheckInfo {
 
 impl Position {
     #[inline(always)]
-    fn put_piece(&mut self, color: Color, piece: Piece, sq: Square) {
+    fn put_piece<const KEY: bool>(&mut self, color: Color, piece: Piece, sq: Square) {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece] |= bb;
         self.colors[color] |= bb;
-        self.key ^= piece_key(color, piece, sq);
+        if KEY {
+            self.key ^= piece_key(color, piece, sq);
+        }
     }
 
     #[inline(always)]
-    fn remove_piece(&mut self, color: Color, piece: Piece, sq: Square) {
+    fn remove_piece<const KEY: bool>(&mut self, color: Color, piece: Piece, sq: Square) {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece] ^= bb;
         self.colors[color] ^= bb;
-        self.key ^= piece_key(color, piece, sq);
+        if KEY {
+            self.key ^= piece_key(color, piece, sq);
+        }
     }
 
     #[inline(always)]
-    fn move_piece(&mut self, color: Color, piece: Piece, from: Square, to: Square) {
+    fn move_piece<const KEY: bool>(&mut self, color: Color, piece: Piece, from: Square, to: Square) {
         let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.pieces[piece] ^= bb;
         self.colors[color] ^= bb;
-        self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
+        if KEY {
+            self.key ^= piece_key(color, piece, from) ^ piece_key(color, piece, to);
+        }
     }
 
     /// The check information for the side to move; see `make_move_with`.
@@ -102,6 +108,19 @@ impl Position {
     /// moves of a position: the new checkers then cost a few bit tests instead of lookups.
     #[inline(always)]
     pub fn make_move_with(&mut self, mv: Move, info: &CheckInfo) {
+        self.make_move_keyed::<true>(mv, info);
+    }
+
+    /// `make_move_with` for perft, which never reads the key: the Zobrist key is left as it was
+    /// (stale) and must not be used afterwards. Every other field is updated as usual.
+    #[inline(always)]
+    pub fn make_move_unkeyed(&mut self, mv: Move, info: &CheckInfo) {
+        self.make_move_keyed::<false>(mv, info);
+    }
+
+    /// The make itself; `KEY` says whether the Zobrist key follows the move.
+    #[inline(always)]
+    fn make_move_keyed<const KEY: bool>(&mut self, mv: Move, info: &CheckInfo) {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
@@ -111,7 +130,7 @@ impl Position {
         };
         debug_assert!(self.colors[us].contains(from));
 
-        if self.en_passant_is_capturable() {
+        if KEY && self.en_passant_is_capturable() {
             if let Some(ep) = self.en_passant {
                 self.key ^= en_passant_key(ep.file());
             }
@@ -129,24 +148,24 @@ impl Position {
             let (king_file, rook_file) = side.destination_files();
             let rank = Position::back_rank(us);
             // Remove both before placing either: in Chess960 the squares may overlap.
-            self.remove_piece(us, Piece::King, from);
-            self.remove_piece(us, Piece::Rook, to);
-            self.put_piece(us, Piece::King, Square::new(king_file, rank));
-            self.put_piece(us, Piece::Rook, Square::new(rook_file, rank));
+            self.remove_piece::<KEY>(us, Piece::King, from);
+            self.remove_piece::<KEY>(us, Piece::Rook, to);
+            self.put_piece::<KEY>(us, Piece::King, Square::new(king_file, rank));
+            self.put_piece::<KEY>(us, Piece::Rook, Square::new(rook_file, rank));
         } else {
             if mv.is_capture() {
                 let captured_sq = if mv.is_en_passant() { to.forward(!us.is_white()) } else { to };
                 if let Some(captured) = self.piece_on(captured_sq) {
-                    self.remove_piece(them, captured, captured_sq);
+                    self.remove_piece::<KEY>(them, captured, captured_sq);
                 }
                 self.halfmove_clock = 0;
             }
-            self.move_piece(us, piece, from, to);
+            self.move_piece::<KEY>(us, piece, from, to);
             if piece == Piece::Pawn {
                 self.halfmove_clock = 0;
                 if let Some(promoted) = mv.promotion() {
-                    self.remove_piece(us, Piece::Pawn, to);
-                    self.put_piece(us, promoted, to);
+                    self.remove_piece::<KEY>(us, Piece::Pawn, to);
+                    self.put_piece::<KEY>(us, promoted, to);
                 }
             }
         }
@@ -154,7 +173,7 @@ impl Position {
         if rights_may_change {
             self.castling =
                 self.rights_after(rights_before, piece, us, Bitboard::from_square(from) | Bitboard::from_square(to));
-            if self.castling != rights_before {
+            if KEY && self.castling != rights_before {
                 self.key ^= castling_key(rights_before.bits()) ^ castling_key(self.castling.bits());
             }
         }
@@ -162,11 +181,13 @@ impl Position {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side_to_move = them;
-        self.key ^= SIDE_KEY;
+        if KEY {
+            self.key ^= SIDE_KEY;
+        }
         if mv.kind() == MoveKind::DOUBLE_PUSH {
             let ep = from.forward(us.is_white());
             self.en_passant = Some(ep);
-            if self.en_passant_is_capturable() {
+            if KEY && self.en_passant_is_capturable() {
                 self.key ^= en_passant_key(ep.file());
             }
         }
@@ -182,7 +203,7 @@ impl Position {
             Bitboard::EMPTY
         };
         debug_assert_eq!(self.checkers, self.checkers_of(us), "checkers after {mv:?}");
-        debug_assert_eq!(self.key, self.compute_key(), "incremental key after {mv:?}");
+        debug_assert!(!KEY || self.key == self.compute_key(), "incremental key after {mv:?}");
         debug_assert!(self.is_consistent(), "bitboards after {mv:?}: {self:?}");
     }
 
