@@ -127,7 +127,7 @@ impl MoveSink for MoveCounter {
 
 /// The origin of a pawn move that reached `to` by `shift`.
 #[inline(always)]
-fn pawn_origin(to: Square, shift: i8) -> Square {
+pub fn pawn_origin(to: Square, shift: i8) -> Square {
     Square::from_index((to as i8 - shift) as u8)
 }
 

@@ -2,10 +2,10 @@
 //! counting (what search pays for), divide, and a parallel perft that splits the first two
 //! plies over a `WorkerPool`.
 
-use crate::movegen::{count_legal, generate, generate_legal, AllMoves, MoveList, MoveSink};
+use crate::movegen::{count_legal, generate, generate_legal, pawn_origin, AllMoves, MoveList, MoveSink};
 use crate::position::{CheckInfo, Position};
 use crate::threads::WorkerPool;
-use crate::types::Move;
+use crate::types::{Bitboard, Move, MoveKind, Piece, Square};
 use rayon::prelude::*;
 
 pub mod hashed;
@@ -52,12 +52,54 @@ struct ChildVisitor<'a, const BULK: bool> {
     nodes: u64,
 }
 
+impl<const BULK: bool> ChildVisitor<'_, BULK> {
+    /// Makes `mv`, a move of `piece`, and counts below it.
+    #[inline(always)]
+    fn visit(&mut self, mv: Move, piece: Piece) {
+        let mut child = self.parent.clone();
+        child.make_move_unkeyed(mv, piece, &self.info);
+        self.nodes += count_leaves::<BULK>(&child, self.depth);
+    }
+}
+
+/// The batches carry what the generator knows: the origin's piece is looked up once per piece,
+/// and pawn batches are pawns, so no single move looks up its own piece.
 impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
-        let mut child = self.parent.clone();
-        child.make_move_unkeyed(mv, &self.info);
-        self.nodes += count_leaves::<BULK>(&child, self.depth);
+        // Castling and en passant: the king or a pawn.
+        let piece = if mv.is_castle() { Piece::King } else { Piece::Pawn };
+        self.visit(mv, piece);
+    }
+
+    #[inline(always)]
+    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard) {
+        let Some(piece) = self.parent.piece_on(from) else {
+            return;
+        };
+        for to in quiets {
+            self.visit(Move::new(from, to, MoveKind::QUIET), piece);
+        }
+        for to in captures {
+            self.visit(Move::new(from, to, MoveKind::CAPTURE), piece);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
+        for to in targets {
+            self.visit(Move::new(pawn_origin(to, shift), to, kind), Piece::Pawn);
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, targets: Bitboard, shift: i8, capture: bool) {
+        for to in targets {
+            let from = pawn_origin(to, shift);
+            for promoted in Piece::PROMOTIONS {
+                self.visit(Move::new(from, to, MoveKind::promotion(promoted, capture)), Piece::Pawn);
+            }
+        }
     }
 }
 

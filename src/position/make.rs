@@ -111,23 +111,32 @@ impl Position {
         self.make_move_keyed::<true>(mv, info);
     }
 
-    /// `make_move_with` for perft, which never reads the key: the Zobrist key is left as it was
-    /// (stale) and must not be used afterwards. Every other field is updated as usual.
+    /// `make_move_with` for perft, which never reads the key, of a move of `piece` (the kind on
+    /// the move's origin, which the generator knows): the Zobrist key is left as it was (stale)
+    /// and must not be used afterwards. Every other field is updated as usual.
     #[inline(always)]
-    pub fn make_move_unkeyed(&mut self, mv: Move, info: &CheckInfo) {
-        self.make_move_keyed::<false>(mv, info);
+    pub fn make_move_unkeyed(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
+        debug_assert_eq!(self.piece_on(mv.from()), Some(piece), "{mv:?} in {}", self.to_fen());
+        self.make_piece_move::<false>(mv, piece, info);
     }
 
-    /// The make itself; `KEY` says whether the Zobrist key follows the move.
+    /// Looks up the moving piece, then makes the move; `KEY` says whether the Zobrist key
+    /// follows it.
     #[inline(always)]
     fn make_move_keyed<const KEY: bool>(&mut self, mv: Move, info: &CheckInfo) {
+        let Some(piece) = self.piece_on(mv.from()) else {
+            debug_assert!(false, "no piece on {} for {mv:?} in {}", mv.from(), self.to_fen());
+            return;
+        };
+        self.make_piece_move::<KEY>(mv, piece, info);
+    }
+
+    /// The make itself, for a move of `piece`.
+    #[inline(always)]
+    fn make_piece_move<const KEY: bool>(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
-        let Some(piece) = self.piece_on(from) else {
-            debug_assert!(false, "no piece on {from} for {mv:?} in {}", self.to_fen());
-            return;
-        };
         debug_assert!(self.colors[us].contains(from));
 
         if KEY && self.en_passant_is_capturable() {
