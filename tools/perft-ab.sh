@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Perft speed A/B: two Springer binaries and cozy-chess 0.3.4 (../shared/anchors/perft-peers,
+# native build) run in turn on the five standard positions, REPS rounds, so that machine drift
+# hits all three alike. Prints each round's Mnps per position.
+# Usage: tools/perft-ab.sh OLD_BINARY NEW_BINARY [REPS] [--full]
+# PEERS: the perft-peers binary (default: a native build copied to /tmp/peers, as in
+# docs/measurements.md). A running `springer datagen` is paused for the run.
+set -euo pipefail
+old=$1 new=$2 reps=${3:-3} mode=${4:-}
+peers=${PEERS:-/tmp/peers/target-native/release/perft-peers}
+names=(start kiwipete pos3 pos4 pos5)
+depths=(6 5 7 5 5)
+fens=(
+  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+  "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+  "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+  "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
+)
+datagen=$(pgrep -f "springer.* datagen" || true)
+[ -n "$datagen" ] && kill -STOP $datagen
+trap '[ -n "$datagen" ] && kill -CONT $datagen' EXIT
+springer_mnps() { "$1" perft "$2" --fen "$3" $mode | awk '/^Speed/ {print $2}'; }
+for i in "${!names[@]}"; do
+  a=() b=() c=()
+  for _ in $(seq 1 "$reps"); do
+    a+=("$(springer_mnps "$old" "${depths[$i]}" "${fens[$i]}")")
+    b+=("$(springer_mnps "$new" "${depths[$i]}" "${fens[$i]}")")
+    c+=("$("$peers" cozy "${names[$i]}" $mode | awk '{for (i = 2; i <= NF; i++) if ($i == "Mnps") print $(i - 1)}')")
+  done
+  echo "${names[$i]} A ${a[*]} | B ${b[*]} | cozy ${c[*]}"
+done
