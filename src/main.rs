@@ -259,24 +259,31 @@ enum Connect4Command {
     },
 }
 
+/// The board, rules and position that `kalah solve` and `kalah perft` start from.
+#[derive(clap::Args)]
+struct KalahBoardArgs {
+    /// Houses a side.
+    #[arg(long, default_value_t = 6)]
+    houses: usize,
+    /// Seeds a house at the start.
+    #[arg(long, default_value_t = 4)]
+    seeds: u8,
+    /// seed, standard or empty-capture.
+    #[arg(long, default_value = "standard")]
+    rules: String,
+    /// Pits in sowing order from the side to move (its houses, its store, the opponent's
+    /// houses, the opponent's store), comma-separated; default: the start position.
+    #[arg(long)]
+    position: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum KalahCommand {
     /// Prints `value V` for the side to move under perfect play (the final margin, e.g.
     /// `value +10`; `value win` or `value loss` under seed rules), then nodes and time.
     Solve {
-        /// Houses a side.
-        #[arg(long, default_value_t = 6)]
-        houses: usize,
-        /// Seeds a house at the start.
-        #[arg(long, default_value_t = 4)]
-        seeds: u8,
-        /// seed, standard or empty-capture.
-        #[arg(long, default_value = "standard")]
-        rules: String,
-        /// Pits in sowing order from the side to move (its houses, its store, the opponent's
-        /// houses, the opponent's store), comma-separated; default: the start position.
-        #[arg(long)]
-        position: Option<String>,
+        #[command(flatten)]
+        board: KalahBoardArgs,
         /// Builds endgame databases of every position with up to this many seeds in the houses
         /// first (standard and empty-capture rules; 0 = none); its size and build time are
         /// printed.
@@ -296,18 +303,8 @@ enum KalahCommand {
         /// Moves deep.
         #[arg(value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
-        /// Houses a side.
-        #[arg(long, default_value_t = 6)]
-        houses: usize,
-        /// Seeds a house at the start.
-        #[arg(long, default_value_t = 4)]
-        seeds: u8,
-        /// seed, standard or empty-capture.
-        #[arg(long, default_value = "standard")]
-        rules: String,
-        /// Pits in sowing order from the side to move (as for `solve`); default: the start.
-        #[arg(long)]
-        position: Option<String>,
+        #[command(flatten)]
+        board: KalahBoardArgs,
     },
     /// A game in the terminal against the program (the founding program's six levels, then 7:
     /// perfect once few enough seeds are left).
@@ -419,14 +416,12 @@ fn main() -> ExitCode {
         Some(Command::Connect4(Connect4Command::Match { levels, games, first_only, seed })) => {
             run_connect4_match(&levels, games, first_only, seed)
         }
-        Some(Command::Kalah(KalahCommand::Solve { houses, seeds, rules, position, endgame, hash, threads })) => {
+        Some(Command::Kalah(KalahCommand::Solve { board, endgame, hash, threads })) => {
             let threads =
                 threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
-            run_kalah_solve(houses, seeds, &rules, position.as_deref(), (endgame, hash as usize, threads))
+            run_kalah_solve(&board, (endgame, hash as usize, threads))
         }
-        Some(Command::Kalah(KalahCommand::Perft { depth, houses, seeds, rules, position })) => {
-            run_kalah_perft(depth, houses, seeds, &rules, position.as_deref())
-        }
+        Some(Command::Kalah(KalahCommand::Perft { depth, board })) => run_kalah_perft(depth, &board),
         Some(Command::Kalah(KalahCommand::Play { level, rules, first, houses, seeds })) => {
             run_kalah_play(level, &rules, &first, houses, seeds)
         }
@@ -684,8 +679,8 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
 }
 
 /// `springer kalah perft`: the counts at 1 to `depth` moves, each with its time.
-fn run_kalah_perft(depth: u32, houses: usize, seeds: u8, rules: &str, position: Option<&str>) -> ExitCode {
-    let (rules, board) = match kalah_setup(rules, houses, seeds, position) {
+fn run_kalah_perft(depth: u32, args: &KalahBoardArgs) -> ExitCode {
+    let (rules, board) = match kalah_setup(&args.rules, args.houses, args.seeds, args.position.as_deref()) {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
@@ -698,16 +693,10 @@ fn run_kalah_perft(depth: u32, houses: usize, seeds: u8, rules: &str, position: 
 }
 
 /// `resources`: the endgame databases' seeds (0 = none), the table's MB and the threads.
-fn run_kalah_solve(
-    houses: usize,
-    seeds: u8,
-    rules: &str,
-    position: Option<&str>,
-    resources: (u32, usize, usize),
-) -> ExitCode {
+fn run_kalah_solve(args: &KalahBoardArgs, resources: (u32, usize, usize)) -> ExitCode {
     let (endgame, hash_mb, threads) = resources;
     use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Rules};
-    let (rules, board) = match kalah_setup(rules, houses, seeds, position) {
+    let (rules, board) = match kalah_setup(&args.rules, args.houses, args.seeds, args.position.as_deref()) {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
