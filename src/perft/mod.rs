@@ -67,7 +67,8 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
 impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
-        // Castling and en passant: the king or a pawn.
+        // The generator hands over single moves only for castling and en passant.
+        debug_assert!(mv.is_castle() || mv.is_en_passant(), "{mv:?}");
         let piece = if mv.is_castle() { Piece::King } else { Piece::Pawn };
         self.visit(mv, piece);
     }
