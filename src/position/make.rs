@@ -108,7 +108,11 @@ impl Position {
     /// moves of a position: the new checkers then cost a few bit tests instead of lookups.
     #[inline(always)]
     pub fn make_move_with(&mut self, mv: Move, info: &CheckInfo) {
-        self.make_move_keyed::<true>(mv, info);
+        let Some(piece) = self.piece_on(mv.from()) else {
+            debug_assert!(false, "no piece on {} for {mv:?} in {}", mv.from(), self.to_fen());
+            return;
+        };
+        self.make_piece_move::<true>(mv, piece, info);
     }
 
     /// `make_move_with` for perft, which never reads the key, of a move of `piece` (the kind on
@@ -120,18 +124,7 @@ impl Position {
         self.make_piece_move::<false>(mv, piece, info);
     }
 
-    /// Looks up the moving piece, then makes the move; `KEY` says whether the Zobrist key
-    /// follows it.
-    #[inline(always)]
-    fn make_move_keyed<const KEY: bool>(&mut self, mv: Move, info: &CheckInfo) {
-        let Some(piece) = self.piece_on(mv.from()) else {
-            debug_assert!(false, "no piece on {} for {mv:?} in {}", mv.from(), self.to_fen());
-            return;
-        };
-        self.make_piece_move::<KEY>(mv, piece, info);
-    }
-
-    /// The make itself, for a move of `piece`.
+    /// The make itself, for a move of `piece`; `KEY` says whether the Zobrist key follows it.
     #[inline(always)]
     fn make_piece_move<const KEY: bool>(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
         let us = self.side_to_move;
