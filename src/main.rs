@@ -277,6 +277,13 @@ struct KalahBoardArgs {
     position: Option<String>,
 }
 
+impl KalahBoardArgs {
+    /// The rules and the board these arguments name, or the message for bad ones.
+    fn setup(&self) -> Result<(springer::games::kalah::Rules, springer::games::kalah::Board), String> {
+        kalah_setup(&self.rules, self.houses, self.seeds, self.position.as_deref())
+    }
+}
+
 #[derive(Subcommand)]
 enum KalahCommand {
     /// Prints `value V` for the side to move under perfect play (the final margin, e.g.
@@ -680,7 +687,7 @@ fn run_connect4_solve(weak: bool, threads_and_mb: (usize, usize), file: Option<&
 
 /// `springer kalah perft`: the counts at 1 to `depth` moves, each with its time.
 fn run_kalah_perft(depth: u32, args: &KalahBoardArgs) -> ExitCode {
-    let (rules, board) = match kalah_setup(&args.rules, args.houses, args.seeds, args.position.as_deref()) {
+    let (rules, board) = match args.setup() {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
@@ -696,7 +703,7 @@ fn run_kalah_perft(depth: u32, args: &KalahBoardArgs) -> ExitCode {
 fn run_kalah_solve(args: &KalahBoardArgs, resources: (u32, usize, usize)) -> ExitCode {
     let (endgame, hash_mb, threads) = resources;
     use springer::games::kalah::{endgame::EndgameTable, solver::Solver, Rules};
-    let (rules, board) = match kalah_setup(&args.rules, args.houses, args.seeds, args.position.as_deref()) {
+    let (rules, board) = match args.setup() {
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
