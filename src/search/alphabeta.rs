@@ -563,12 +563,12 @@ impl<'a> Worker<'a> {
         // Reverse futility pruning: far above beta at low depth, assume it holds.
         if depth <= RFP_MAX_DEPTH
             && value.abs() < MATE_BOUND
-            && value - RFP_MARGIN * (depth - i32::from(eval.improving)) >= beta
+            && value - RFP_MARGIN.get() * (depth - i32::from(eval.improving)) >= beta
         {
             return Some(value);
         }
         // Razoring: far below alpha near the leaves, see whether captures can save it.
-        if depth <= RAZOR_MAX_DEPTH && value + RAZOR_MARGIN * depth <= alpha {
+        if depth <= RAZOR_MAX_DEPTH && value + RAZOR_MARGIN.get() * depth <= alpha {
             let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score);
@@ -584,7 +584,7 @@ impl<'a> Worker<'a> {
         {
             let r = NMP_BASE_REDUCTION
                 + depth / NMP_DEPTH_DIVISOR
-                + ((value - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX_REDUCTION);
+                + ((value - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX_REDUCTION);
             let mut child = pos.clone();
             child.make_null_move();
             self.tt.prefetch(child.key());
@@ -720,11 +720,11 @@ impl<'a> Worker<'a> {
             return false;
         }
         if mv.is_noisy() {
-            return !see_ge(pos, mv, -SEE_CAPTURE_MARGIN * depth);
+            return !see_ge(pos, mv, -SEE_CAPTURE_MARGIN.get() * depth);
         }
         // Counted move by move (not by skipping the quiet stage): a later quiet check must
         // still be searched.
-        let late_move_limit = ((LMP_BASE + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
+        let late_move_limit = ((LMP_BASE.get() + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
         if moves_searched >= late_move_limit {
             return true;
         }
@@ -732,12 +732,12 @@ impl<'a> Worker<'a> {
         // a mate score: then it would prune every quiet move).
         if !node.in_check
             && node.alpha.abs() < MATE_BOUND
-            && eval.sharpened + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= node.alpha
-            && history < FUTILITY_HISTORY_LIMIT
+            && eval.sharpened + FUTILITY_BASE.get() + FUTILITY_PER_PLY.get() * depth <= node.alpha
+            && history < FUTILITY_HISTORY_LIMIT.get()
         {
             return true;
         }
-        !see_ge(pos, mv, -SEE_QUIET_MARGIN * depth)
+        !see_ge(pos, mv, -SEE_QUIET_MARGIN.get() * depth)
     }
 
     /// Takes a searched move's score into `best`, raising alpha (and the PV) when it beats it.
@@ -979,7 +979,7 @@ impl<'a> Worker<'a> {
             if !in_check && !mv.is_promotion() {
                 // Delta pruning: even winning this piece for free cannot reach alpha.
                 let gain = captured_value(pos, mv);
-                if raw_eval + gain + DELTA_MARGIN <= alpha && !see_ge(pos, mv, 1) {
+                if raw_eval + gain + DELTA_MARGIN.get() <= alpha && !see_ge(pos, mv, 1) {
                     continue;
                 }
             }

@@ -262,7 +262,7 @@ pub fn search(
             }
             let line_moves: Vec<Move> = root_moves.iter().copied().filter(|mv| !excluded.contains(mv)).collect();
             let previous = result.lines.get(line_index).map_or(result.score, |line| line.score);
-            let mut delta = pruning::ASPIRATION_DELTA;
+            let mut delta = pruning::ASPIRATION_DELTA.get();
             let (mut alpha, mut beta) = if depth >= pruning::ASPIRATION_MIN_DEPTH {
                 (previous - delta, previous + delta)
             } else {

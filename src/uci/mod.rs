@@ -316,6 +316,8 @@ impl Engine {
             Change::SyzygyProbeDepth(depth) => self.options.syzygy_probe_depth = depth,
             Change::Syzygy50MoveRule(on) => self.options.syzygy_50_move_rule = on,
             Change::SyzygyProbeLimit(pieces) => self.options.syzygy_probe_limit = pieces,
+            #[cfg(feature = "tune")]
+            Change::Tunable(index, value) => crate::search::pruning::TUNABLES[index].set(value),
             Change::BookFile(path) => {
                 self.options.book_file = path;
                 self.book = None;

@@ -96,12 +96,16 @@ pub enum Change {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(usize),
+    /// A search margin of a tuning build: its index in `TUNABLES`, and the value.
+    #[cfg(feature = "tune")]
+    Tunable(usize, i32),
 }
 
 /// Declarations of every option, as `uci` prints them.
 pub fn declarations() -> Vec<String> {
     let d = Options::default();
-    vec![
+    #[allow(unused_mut)]
+    let mut declared = vec![
         format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", d.hash_mb),
         format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
         format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead_ms),
@@ -120,7 +124,14 @@ pub fn declarations() -> Vec<String> {
         format!("option name SyzygyProbeDepth type spin default {} min 1 max 100", d.syzygy_probe_depth),
         format!("option name Syzygy50MoveRule type check default {}", d.syzygy_50_move_rule),
         format!("option name SyzygyProbeLimit type spin default {} min 0 max 7", d.syzygy_probe_limit),
-    ]
+    ];
+    #[cfg(feature = "tune")]
+    declared.extend(
+        crate::search::pruning::TUNABLES
+            .iter()
+            .map(|t| format!("option name {} type spin default {} min {} max {}", t.name, t.default, t.min, t.max)),
+    );
+    declared
 }
 
 /// A spin value: a number, clamped into `min..=max` with a warning when outside.
@@ -183,6 +194,13 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         "syzygyprobelimit" => {
             spin("SyzygyProbeLimit", value, 0, 7).map(|(v, w)| (Change::SyzygyProbeLimit(v as usize), w))
         }
+        #[cfg(feature = "tune")]
+        lower if crate::search::pruning::TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(lower)) => {
+            let tunables = crate::search::pruning::TUNABLES;
+            let index = tunables.iter().position(|t| t.name.eq_ignore_ascii_case(lower)).unwrap_or_default();
+            let t = tunables[index];
+            spin(t.name, value, i64::from(t.min), i64::from(t.max)).map(|(v, w)| (Change::Tunable(index, v as i32), w))
+        }
         _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
     }
 }
@@ -190,6 +208,23 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_declares_and_sets_every_margin() {
+        use crate::search::pruning::TUNABLES;
+        let declared = declarations();
+        for (index, t) in TUNABLES.iter().enumerate() {
+            let line = format!("option name {} type spin default {} min {} max {}", t.name, t.default, t.min, t.max);
+            assert!(declared.contains(&line), "{line}");
+            let lower = t.name.to_ascii_lowercase();
+            assert_eq!(parse(&lower, Some(&t.max.to_string())), Ok((Change::Tunable(index, t.max), None)));
+            let (change, warning) =
+                parse(t.name, Some(&(i64::from(t.max) + 1).to_string())).unwrap_or_else(|e| unreachable!("{e}"));
+            assert_eq!((change, warning.is_some()), (Change::Tunable(index, t.max), true));
+            assert!(parse(t.name, Some("wide")).is_err());
+        }
+    }
 
     #[test]
     fn spins_clamp_and_report() {
@@ -206,7 +241,8 @@ mod tests {
         assert!(parse("Ponder", Some("maybe")).is_err());
         assert_eq!(parse("Clear Hash", None), Ok((Change::ClearHash, None)));
         assert!(parse("Colour", Some("blue")).is_err());
-        assert_eq!(declarations().len(), 18);
+        let tunables = if cfg!(feature = "tune") { crate::search::pruning::TUNABLES.len() } else { 0 };
+        assert_eq!(declarations().len(), 18 + tunables);
         assert_eq!(parse("EvalFile", Some("<embedded>")), Ok((Change::EvalFile(String::new()), None)));
         assert_eq!(parse("MultiPV", Some("300")).map(|(c, _)| c), Ok(Change::MultiPv(MAX_MULTIPV)));
         assert_eq!(parse("UCI_Elo", Some("10")).map(|(c, _)| c), Ok(Change::Elo(MIN_ELO)));
