@@ -37,6 +37,12 @@ impl MoveList {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+
+    /// Keeps the first `len` moves (all of them if there are fewer).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
 }
 
 impl Default for MoveList {

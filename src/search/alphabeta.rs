@@ -633,6 +633,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !mv.is_noisy();
+            if quiet && may_prune && best.score > -MATE_BOUND && late_moves_exhausted(node, eval, best.moves_searched) {
+                picker.keep_only_quiet_checks(pos, &info);
+            }
             let history = if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 };
             let gives_check = pos.gives_check(mv, &info);
             // Once a move has been found that is not being mated; checking moves are kept
@@ -723,9 +726,8 @@ impl<'a> Worker<'a> {
             return !see_ge(pos, mv, -SEE_CAPTURE_MARGIN.get() * depth);
         }
         // Counted move by move (not by skipping the quiet stage): a later quiet check must
-        // still be searched.
-        let late_move_limit = ((LMP_BASE.get() + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
-        if moves_searched >= late_move_limit {
+        // still be searched (the picker then hands out only those).
+        if late_moves_exhausted(node, eval, moves_searched) {
             return true;
         }
         // Futility: a quiet move cannot lift a hopeless static eval to alpha (not once alpha is
@@ -1024,4 +1026,13 @@ fn tt_cutoff<const PV: bool>(pos: &Position, node: &Node, entry: TtEntry) -> Opt
         && entry.bound.settles(score, node.alpha, node.beta)
         && pos.halfmove_clock() < TT_CUTOFF_MAX_HALFMOVE;
     usable.then_some(score)
+}
+
+/// Late-move pruning: whether `moves_searched` moves have used up the quiet moves a node of this
+/// depth searches (LMP_BASE + depth^2, halved when not improving); every later quiet move that
+/// gives no check is pruned.
+fn late_moves_exhausted(node: &Node, eval: &StaticEval, moves_searched: usize) -> bool {
+    let depth = node.depth;
+    let limit = ((LMP_BASE.get() + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
+    depth <= MOVE_PRUNING_MAX_DEPTH && moves_searched >= limit
 }

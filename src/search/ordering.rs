@@ -5,7 +5,7 @@
 
 use super::see::{captured_value, see_ge, SEE_VALUES};
 use crate::movegen::{generate, is_legal_move, AllMoves, MoveList, NoisyMoves, QuietMoves, MAX_MOVES};
-use crate::position::Position;
+use crate::position::{CheckInfo, Position};
 use crate::types::{Color, Move, Piece};
 
 /// History scores saturate at this magnitude.
@@ -198,6 +198,9 @@ pub struct MovePicker {
     bad_next: usize,
     /// Quiescence: only captures and promotions (and no losing captures) unless in check.
     noisy_only: bool,
+    /// Set once late-move pruning has begun at the node (with the position's check info): of
+    /// the quiet moves, only checks can still be searched, so the rest are dropped unsorted.
+    quiet_checks_only: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -229,7 +232,48 @@ impl MovePicker {
         buf.moves.clear();
         buf.bad_noisy.clear();
         let tt_move = if !tt_move.is_null() && is_legal_move(pos, tt_move) { tt_move } else { Move::NULL };
-        MovePicker { stage: Stage::TtMove, tt_move, killers, counter, buf, next: 0, bad_next: 0, noisy_only }
+        MovePicker {
+            stage: Stage::TtMove,
+            tt_move,
+            killers,
+            counter,
+            buf,
+            next: 0,
+            bad_next: 0,
+            noisy_only,
+            quiet_checks_only: None,
+        }
+    }
+
+    /// From now on hands out only those quiet moves that give check (`info`: this position's
+    /// check info): the search calls it once late-move pruning starts, after which every other
+    /// quiet move would be pruned anyway. Saves sorting and handing out the moves it drops.
+    pub fn keep_only_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
+        if self.quiet_checks_only.is_some() {
+            return;
+        }
+        self.quiet_checks_only = Some(*info);
+        if self.stage == Stage::Quiet {
+            self.drop_quiet_non_checks(pos);
+        }
+    }
+
+    /// Removes the quiet moves not yet handed out that give no check, keeping the order of the
+    /// rest (with their scores), if `keep_only_quiet_checks` was called.
+    fn drop_quiet_non_checks(&mut self, pos: &Position) {
+        let Some(info) = self.quiet_checks_only else {
+            return;
+        };
+        let mut kept = self.next;
+        for i in self.next..self.buf.moves.len() {
+            let mv = self.buf.moves[i];
+            if pos.gives_check(mv, &info) {
+                self.buf.moves[kept] = mv;
+                self.buf.scores[kept] = self.buf.scores[i];
+                kept += 1;
+            }
+        }
+        self.buf.moves.truncate(kept);
     }
 
     /// The buffers, for the next picker at this ply.
@@ -292,10 +336,11 @@ impl MovePicker {
                 Stage::GenerateQuiet => {
                     self.buf.moves.clear();
                     generate::<QuietMoves, _>(pos, &mut self.buf.moves);
+                    self.next = 0;
+                    self.drop_quiet_non_checks(pos);
                     for (i, &mv) in self.buf.moves.iter().enumerate() {
                         self.buf.scores[i] = histories.quiet_score(pos, mv, previous);
                     }
-                    self.next = 0;
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => match self.pick_best() {
@@ -427,6 +472,44 @@ mod tests {
         let moves = picked("4k3/3p4/4p3/8/1r6/3N3Q/8/4K3 w - - 0 1", Move::NULL);
         assert_eq!(moves.first().map(|m| m.to_string()), Some("d3b4".to_string()));
         assert_eq!(moves.last().map(|m| m.to_string()), Some("h3e6".to_string()));
+    }
+
+    #[test]
+    fn after_keep_only_quiet_checks_every_noisy_move_and_only_quiet_checks_follow() {
+        // The call comes at the first quiet move (before the quiet list exists) or after two
+        // quiet moves (the list already partly handed out). Kiwipete has no quiet check for White,
+        // the second position two (Ra8+, Rh8+).
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/8/8/3N4/R3K2R w KQ - 0 1",
+        ];
+        let histories = Histories::default();
+        for (fen, quiets_before) in fens.into_iter().flat_map(|fen| [(fen, 0), (fen, 2)]) {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let info = pos.check_info();
+            let all = picked(fen, Move::NULL);
+            let quiet_checks = all.iter().filter(|m| !m.is_noisy() && pos.gives_check(**m, &info)).count();
+            assert_eq!(quiet_checks, if fen.starts_with("4k3") { 2 } else { 0 }, "{fen}");
+            let mut picker = MovePicker::new(&pos, Move::NULL, [Move::NULL; 2], Move::NULL, Box::default());
+            let (mut quiets_seen, mut out) = (0, Vec::new());
+            while let Some(mv) = picker.next(&pos, &histories, &[None, None]) {
+                if !mv.is_noisy() {
+                    if quiets_seen == quiets_before {
+                        picker.keep_only_quiet_checks(&pos, &info);
+                    }
+                    if quiets_seen >= quiets_before {
+                        assert!(quiets_seen == quiets_before || pos.gives_check(mv, &info), "{mv}");
+                    }
+                    quiets_seen += 1;
+                }
+                out.push(mv);
+            }
+            // Nothing else is lost: every noisy move, and every quiet check, still comes out.
+            let wanted = all.iter().filter(|m| m.is_noisy() || pos.gives_check(**m, &info)).count();
+            let kept = out.iter().filter(|m| m.is_noisy() || pos.gives_check(**m, &info)).count();
+            assert_eq!(kept, wanted, "{fen} {quiets_before}");
+            assert!(out.len() < all.len(), "{fen}");
+        }
     }
 
     #[test]
