@@ -194,15 +194,24 @@ pub fn parse(name: &str, value: Option<&str>) -> Result<(Change, Option<String>)
         "syzygyprobelimit" => {
             spin("SyzygyProbeLimit", value, 0, 7).map(|(v, w)| (Change::SyzygyProbeLimit(v as usize), w))
         }
-        #[cfg(feature = "tune")]
-        lower if crate::search::pruning::TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(lower)) => {
-            let tunables = crate::search::pruning::TUNABLES;
-            let index = tunables.iter().position(|t| t.name.eq_ignore_ascii_case(lower)).unwrap_or_default();
-            let t = tunables[index];
-            spin(t.name, value, i64::from(t.min), i64::from(t.max)).map(|(v, w)| (Change::Tunable(index, v as i32), w))
-        }
-        _ => Err(format!("no such option '{}'", name.chars().take(40).collect::<String>())),
+        other => tunable(other, value)
+            .unwrap_or_else(|| Err(format!("no such option '{}'", name.chars().take(40).collect::<String>()))),
     }
+}
+
+/// The change to a search margin of a tuning build, if `name` (lower case) is one.
+#[cfg(feature = "tune")]
+fn tunable(name: &str, value: Option<&str>) -> Option<Result<(Change, Option<String>), String>> {
+    let tunables = crate::search::pruning::TUNABLES;
+    let index = tunables.iter().position(|t| t.name.eq_ignore_ascii_case(name))?;
+    let t = tunables[index];
+    Some(spin(t.name, value, i64::from(t.min), i64::from(t.max)).map(|(v, w)| (Change::Tunable(index, v as i32), w)))
+}
+
+/// A normal build has no tunable options.
+#[cfg(not(feature = "tune"))]
+fn tunable(_name: &str, _value: Option<&str>) -> Option<Result<(Change, Option<String>), String>> {
+    None
 }
 
 #[cfg(test)]
