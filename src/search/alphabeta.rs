@@ -560,15 +560,20 @@ impl<'a> Worker<'a> {
     fn prune_before_moves(&mut self, pos: &Position, node: &Node, eval: &StaticEval) -> Option<i32> {
         let Node { ply, depth, alpha, beta, cut_node, .. } = *node;
         let value = eval.sharpened;
-        // Reverse futility pruning: far above beta at low depth, assume it holds.
+        // Reverse futility pruning: far above beta at low depth, assume it holds. Not when beta
+        // is a mate score: an ordinary eval is far above "being mated in n" and would settle
+        // the node without looking for the mate.
         if depth <= RFP_MAX_DEPTH
             && value.abs() < MATE_BOUND
+            && beta.abs() < MATE_BOUND
             && value - RFP_MARGIN.get() * (depth - i32::from(eval.improving)) >= beta
         {
             return Some(value);
         }
-        // Razoring: far below alpha near the leaves, see whether captures can save it.
-        if depth <= RAZOR_MAX_DEPTH && value + RAZOR_MARGIN.get() * depth <= alpha {
+        // Razoring: far below alpha near the leaves, see whether captures can save it. Not once
+        // alpha is a mate score: every node is far below it then, and the quiet moves that
+        // deliver a shorter mate would never be searched.
+        if depth <= RAZOR_MAX_DEPTH && alpha.abs() < MATE_BOUND && value + RAZOR_MARGIN.get() * depth <= alpha {
             let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score);
