@@ -684,11 +684,10 @@ pub struct WdlModel {
 /// and carried over to Springer's scale (0.69 of Stockfish's, from the tuner's fitted K).
 pub const HAND_CRAFTED_WDL: WdlModel = WdlModel { centre: 265.0, width: 161.0 };
 
-/// The embedded network's model (net-h): net-d's pooled fit (156 / 120, from its games against
-/// the hand-crafted evaluation and Ethereal 12) carried over by the two nets' own fits on the
-/// same 683 games between them (`tools/fit_wdl.py`: net-h 181 / 105, net-d 165 / 96; the centre
-/// shifted by the difference, the width scaled by the ratio; docs/tuning.md).
-pub const NETWORK_WDL: WdlModel = WdlModel { centre: 172.0, width: 131.0 };
+/// The embedded network's model (net-h): fitted by maximum likelihood to its own scores and the
+/// results of its games at 8s+0.08s against net-d (the weaker side) and Ethereal 12 (the
+/// stronger), as net-d's was (`tools/fit_wdl.py`, docs/tuning.md).
+pub const NETWORK_WDL: WdlModel = WdlModel { centre: 178.0, width: 109.0 };
 
 /// The model for the evaluation that searches use now.
 pub fn current_wdl_model() -> WdlModel {
