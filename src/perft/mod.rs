@@ -60,6 +60,14 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
         child.make_move_unkeyed(mv, piece, &self.info);
         self.nodes += count_leaves::<BULK>(&child, self.depth);
     }
+
+    /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`).
+    #[inline(always)]
+    fn visit_plain_quiet(&mut self, from: Square, to: Square, piece: Piece) {
+        let mut child = self.parent.clone();
+        child.make_plain_quiet_unkeyed(from, to, piece, &self.info);
+        self.nodes += count_leaves::<BULK>(&child, self.depth);
+    }
 }
 
 /// The batches carry what the generator knows: the origin's piece is looked up once per piece,
@@ -78,8 +86,14 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
         let Some(piece) = self.parent.piece_on(from) else {
             return;
         };
-        for to in quiets {
-            self.visit(Move::new(from, to, MoveKind::QUIET), piece);
+        if matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen) {
+            for to in quiets {
+                self.visit_plain_quiet(from, to, piece);
+            }
+        } else {
+            for to in quiets {
+                self.visit(Move::new(from, to, MoveKind::QUIET), piece);
+            }
         }
         for to in captures {
             self.visit(Move::new(from, to, MoveKind::CAPTURE), piece);
@@ -88,8 +102,14 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
 
     #[inline(always)]
     fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
-        for to in targets {
-            self.visit(Move::new(pawn_origin(to, shift), to, kind), Piece::Pawn);
+        if kind == MoveKind::QUIET {
+            for to in targets {
+                self.visit_plain_quiet(pawn_origin(to, shift), to, Piece::Pawn);
+            }
+        } else {
+            for to in targets {
+                self.visit(Move::new(pawn_origin(to, shift), to, kind), Piece::Pawn);
+            }
         }
     }
 
