@@ -141,15 +141,23 @@ impl Position {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side_to_move = !us;
-        self.checkers = if info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king) {
+        self.checkers = self.checkers_after(us, from, to, piece, info);
+        debug_assert_eq!(self.checkers, self.checkers_of(us));
+        debug_assert!(self.is_consistent());
+    }
+
+    /// The checkers once `us` moved `piece` from `from` to `to` by a move no special rule
+    /// changes (not castling, en passant or a promotion): a direct check from `to` by the check
+    /// info, or a discovered one, which needs the sliders' lines looked up.
+    #[inline(always)]
+    fn checkers_after(&self, us: Color, from: Square, to: Square, piece: Piece, info: &CheckInfo) -> Bitboard {
+        if info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king) {
             self.checkers_of(us)
         } else if info.check_squares[piece].contains(to) {
             Bitboard::from_square(to)
         } else {
             Bitboard::EMPTY
-        };
-        debug_assert_eq!(self.checkers, self.checkers_of(us));
-        debug_assert!(self.is_consistent());
+        }
     }
 
     /// The make itself, for a move of `piece`; `KEY` says whether the Zobrist key follows it.
@@ -224,14 +232,7 @@ impl Position {
         // Castling, en passant and promotions change lines the check info did not foresee, and
         // a discovered check needs the sliders' lines recomputed.
         let special = mv.is_castle() || mv.is_en_passant() || mv.is_promotion();
-        let uncovers = info.discoverers.contains(from) && !attacks::aligned(from, to, info.their_king);
-        self.checkers = if special || uncovers {
-            self.checkers_of(us)
-        } else if info.check_squares[piece].contains(to) {
-            Bitboard::from_square(to)
-        } else {
-            Bitboard::EMPTY
-        };
+        self.checkers = if special { self.checkers_of(us) } else { self.checkers_after(us, from, to, piece, info) };
         debug_assert_eq!(self.checkers, self.checkers_of(us), "checkers after {mv:?}");
         debug_assert!(!KEY || self.key == self.compute_key(), "incremental key after {mv:?}");
         debug_assert!(self.is_consistent(), "bitboards after {mv:?}: {self:?}");
