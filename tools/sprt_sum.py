@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Sum the pentanomial counts of several match.py runs of one SPRT and print its state.
+
+An SPRT that outlives a session is continued by running the same match again with a new
+`-srand`; this adds up the last `Ptnml(0-2)` line of each run's log and evaluates the sum with
+match.py's own statistics (`Sprt.llr`, normalized pentanomial, and `elo_estimate`), so the
+decision is the one a single uninterrupted run would have reached on the same game pairs.
+
+    python3 tools/sprt_sum.py --elo0 0 --elo1 10 ../matches/sprt-a.log ../matches/sprt-b.log
+"""
+import argparse
+import os
+import re
+import sys
+
+PTNML = re.compile(r"Ptnml\(0-2\):?\s*\[([^\]]*)\]")
+
+
+def last_pentanomial(path):
+    """The counts of the last `Ptnml(0-2)` line of a match.py log, or None if it has none."""
+    counts = None
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            found = PTNML.search(line)
+            if found:
+                counts = [int(x) for x in found.group(1).split(",")]
+    if counts is not None and len(counts) != 5:
+        sys.exit(f"error: {path}: a Ptnml line without five counts")
+    return counts
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=10.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument(
+        "--match-py",
+        default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools"),
+        help="the directory holding match.py (default ../shared/tools beside the checkout)",
+    )
+    parser.add_argument("logs", nargs="+")
+    args = parser.parse_args()
+
+    sys.path.insert(0, args.match_py)
+    try:
+        import match  # pylint: disable=import-outside-toplevel
+    except ImportError as err:
+        print(f"error: cannot import match.py from {args.match_py}: {err}", file=sys.stderr)
+        sys.exit(2)
+
+    total = [0] * 5
+    for path in args.logs:
+        try:
+            counts = last_pentanomial(path)
+        except OSError as err:
+            print(f"error: {path}: {err.strerror}", file=sys.stderr)
+            sys.exit(2)
+        if counts is None:
+            print(f"{path}: no finished game pair yet")
+            continue
+        print(f"{path}: pentanomial {counts}, {sum(counts)} pairs")
+        total = [a + b for a, b in zip(total, counts)]
+
+    sprt = match.Sprt(args.elo0, args.elo1, args.alpha, args.beta, "normalized", True)
+    llr = sprt.llr(total)
+    line = f"sum: pentanomial {total}, {sum(total)} pairs, LLR {llr:.2f} ({sprt.state(llr)})"
+    estimate = match.elo_estimate([i / 4 for i in range(5)], total, 2)
+    if estimate:
+        line += f", Elo {estimate['elo']:+.1f} +- {estimate['elo_error']:.1f}"
+    print(line)
+
+
+if __name__ == "__main__":
+    main()
