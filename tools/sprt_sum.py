@@ -16,16 +16,29 @@ import sys
 PTNML = re.compile(r"Ptnml\(0-2\):?\s*\[([^\]]*)\]")
 
 
+def fail(message):
+    """Report bad input and stop with exit code 2."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def last_pentanomial(path):
     """The counts of the last `Ptnml(0-2)` line of a match.py log, or None if it has none."""
-    counts = None
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            found = PTNML.search(line)
-            if found:
-                counts = [int(x) for x in found.group(1).split(",")]
-    if counts is not None and len(counts) != 5:
-        sys.exit(f"error: {path}: a Ptnml line without five counts")
+    found = None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                found = PTNML.search(line) or found
+    except OSError as err:
+        fail(f"{path}: {err.strerror}")
+    if found is None:
+        return None
+    try:
+        counts = [int(x) for x in found.group(1).split(",")]
+    except ValueError:
+        counts = []
+    if len(counts) != 5 or min(counts) < 0:
+        fail(f"{path}: the last Ptnml line does not hold five counts: [{found.group(1)}]")
     return counts
 
 
@@ -47,23 +60,21 @@ def main():
     try:
         import match  # pylint: disable=import-outside-toplevel
     except ImportError as err:
-        print(f"error: cannot import match.py from {args.match_py}: {err}", file=sys.stderr)
-        sys.exit(2)
+        fail(f"cannot import match.py from {args.match_py}: {err}")
+    try:
+        sprt = match.Sprt(args.elo0, args.elo1, args.alpha, args.beta, "normalized", True)
+    except match.ConfigError as err:
+        fail(str(err))
 
     total = [0] * 5
     for path in args.logs:
-        try:
-            counts = last_pentanomial(path)
-        except OSError as err:
-            print(f"error: {path}: {err.strerror}", file=sys.stderr)
-            sys.exit(2)
+        counts = last_pentanomial(path)
         if counts is None:
             print(f"{path}: no finished game pair yet")
             continue
         print(f"{path}: pentanomial {counts}, {sum(counts)} pairs")
         total = [a + b for a, b in zip(total, counts)]
 
-    sprt = match.Sprt(args.elo0, args.elo1, args.alpha, args.beta, "normalized", True)
     llr = sprt.llr(total)
     line = f"sum: pentanomial {total}, {sum(total)} pairs, LLR {llr:.2f} ({sprt.state(llr)})"
     estimate = match.elo_estimate([i / 4 for i in range(5)], total, 2)
