@@ -190,6 +190,10 @@ enum Command {
         /// Also train on each position without castling rights mirrored left to right.
         #[arg(long)]
         mirror: bool,
+        /// Hidden neurons per perspective: 64, 128, 256 or 512 (default: the embedded net's). A
+        /// build reads nets of its embedded net's width only.
+        #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
+        hidden: u64,
     },
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
@@ -396,7 +400,7 @@ fn main() -> ExitCode {
             };
             run_datagen(&config)
         }
-        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror }) => {
+        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror, hidden }) => {
             if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
                 return bad_input("--lr must be positive and --wdl within 0..1");
             }
@@ -410,6 +414,7 @@ fn main() -> ExitCode {
                 threads: threads as usize,
                 seed,
                 mirror,
+                hidden: hidden as usize,
             };
             match springer::train::run(&config) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -20,7 +20,7 @@ mod stack;
 mod tests;
 
 pub use accumulator::{Accumulator, Delta};
-pub use file::{NetError, NET_BYTES, NET_MAGIC};
+pub use file::{encode_net, net_bytes, NetError, NET_BYTES, NET_MAGIC};
 pub use stack::AccumulatorStack;
 
 use crate::position::Position;
@@ -28,8 +28,9 @@ use crate::types::{Color, Piece, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
-/// Hidden neurons per perspective.
-pub const HIDDEN: usize = 128;
+/// Hidden neurons per perspective: the embedded net's, read from its header when the binary is
+/// built, so a wider net ships by replacing `nets/default.nnue` alone.
+pub const HIDDEN: usize = file::hidden_of(EMBEDDED);
 /// Input features per perspective: 2 colours x 6 pieces x 64 squares.
 pub const INPUTS: usize = 768;
 /// The scale of the feature weights and biases (and the SCReLU clip).
@@ -40,10 +41,10 @@ pub const QB: i32 = 128;
 pub const SCALE: i32 = 400;
 
 /// The network shipped in the binary (see `nets/README.md` for its data and training).
-static EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
-const _: () = assert!(HIDDEN <= 128, "screlu_dot's i32 sum is proven for 128 terms");
-const _: () = assert!(EMBEDDED.len() == NET_BYTES, "nets/default.nnue has the wrong size for HIDDEN");
+const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "the hidden size must be a multiple of 16");
+const _: () = assert!(EMBEDDED.len() == NET_BYTES, "nets/default.nnue has the wrong size for its HIDDEN");
 
 /// The quantised network.
 #[derive(Clone)]
@@ -111,7 +112,7 @@ impl Network {
     pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         let ours = screlu_dot(acc.values(side_to_move), &self.output_weights[0]);
         let theirs = screlu_dot(acc.values(!side_to_move), &self.output_weights[1]);
-        let sum = i64::from(ours / QA) + i64::from(theirs / QA) + i64::from(self.output_bias);
+        let sum = ours + theirs + i64::from(self.output_bias);
         (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
@@ -122,17 +123,25 @@ impl Network {
     }
 }
 
-/// `sum(clamp(v, 0, QA)^2 * w)` over one perspective. Output weights are clipped to +-1.98 in
-/// training, so |w| <= 254 and each term is at most 255^2 * 254 = 16,516,350; `HIDDEN` = 128 of
-/// them stay below 2^31.
+/// Terms of `screlu_dot` summed in one `i32`: output weights are clipped to +-1.98 in training,
+/// so |w| <= 254 and each term is at most 255^2 * 254 = 16,516,350; 128 of them stay below 2^31.
+const SCRELU_I32_TERMS: usize = 128;
+
+/// `sum(clamp(v, 0, QA)^2 * w) / QA` over one perspective, in `i32` sums of
+/// `SCRELU_I32_TERMS` terms (each divided by `QA` before they are added), so any width is exact
+/// for the vectorised `i32` arithmetic. At 128 neurons this is one sum.
 #[inline(always)]
-fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i32 {
-    let mut sum = 0i32;
-    for (&v, &w) in values.iter().zip(weights) {
-        let clipped = i32::from(v).clamp(0, QA);
-        sum += clipped * clipped * i32::from(w);
+fn screlu_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    let mut total = 0i64;
+    for (values, weights) in values.chunks(SCRELU_I32_TERMS).zip(weights.chunks(SCRELU_I32_TERMS)) {
+        let mut sum = 0i32;
+        for (&v, &w) in values.iter().zip(weights) {
+            let clipped = i32::from(v).clamp(0, QA);
+            sum += clipped * clipped * i32::from(w);
+        }
+        total += i64::from(sum / QA);
     }
-    sum
+    total
 }
 
 /// The network every new search uses: the embedded one until `EvalFile` loads another.

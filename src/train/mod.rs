@@ -37,7 +37,12 @@ pub struct Config {
     pub seed: u64,
     /// Add left-right mirrored copies of positions without castling rights.
     pub mirror: bool,
+    /// Hidden neurons per perspective: one of `WIDTHS`.
+    pub hidden: usize,
 }
+
+/// The widths the trainer can write (a build reads the width of its embedded net).
+pub const WIDTHS: [usize; 4] = [64, 128, 256, 512];
 
 /// The step size at the last epoch, as a share of the first's.
 const FINAL_LR_RATIO: f32 = 0.05;
@@ -55,6 +60,7 @@ pub enum TrainError {
     NoData,
     Write(PathBuf, std::io::Error),
     Threads(String),
+    Width(usize),
 }
 
 impl std::fmt::Display for TrainError {
@@ -64,6 +70,7 @@ impl std::fmt::Display for TrainError {
             TrainError::NoData => write!(f, "no trainable positions in the data given"),
             TrainError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
             TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+            TrainError::Width(h) => write!(f, "--hidden {h} is not one of {WIDTHS:?}"),
         }
     }
 }
@@ -94,6 +101,17 @@ impl Moments {
 
 /// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
 pub fn run(config: &Config) -> Result<(), TrainError> {
+    match config.hidden {
+        64 => run_with::<64>(config),
+        128 => run_with::<128>(config),
+        256 => run_with::<256>(config),
+        512 => run_with::<512>(config),
+        other => Err(TrainError::Width(other)),
+    }
+}
+
+/// `run` for a net of `H` hidden neurons per perspective.
+fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
@@ -114,7 +132,7 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     );
 
-    let mut net = FloatNet::random(&mut rng);
+    let mut net = FloatNet::<H>::random(&mut rng);
     let mut moments =
         [Moments::new(net.w1.len()), Moments::new(net.b1.len()), Moments::new(net.w2.len()), Moments::new(1)];
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
@@ -130,7 +148,7 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
             t += 1;
             let scale = 1.0 / batch.len() as f32;
             let [m_w1, m_b1, m_w2, m_b2] = &mut moments;
-            let limit = FloatNet::WEIGHT_LIMIT;
+            let limit = FloatNet::<H>::WEIGHT_LIMIT;
             m_w1.step(&mut net.w1, &scaled(&grad.w1, scale), lr, t, limit);
             m_b1.step(&mut net.b1, &scaled(&grad.b1, scale), lr, t, f32::MAX);
             m_w2.step(&mut net.w2, &scaled(&grad.w2, scale), lr, t, limit);
@@ -149,7 +167,7 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
             epoch_start.elapsed().as_secs_f64()
         );
     }
-    let bytes = net.quantised().to_bytes();
+    let bytes = net.quantised_bytes();
     std::fs::File::create(&config.out)
         .and_then(|mut f| f.write_all(&bytes))
         .map_err(|e| TrainError::Write(config.out.clone(), e))?;
