@@ -194,6 +194,10 @@ enum Command {
         /// build reads nets of its embedded net's width only.
         #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
         hidden: u64,
+        /// Output layers, one per range of piece counts (8: 2-5, 6-9, ..., 30-32 pieces); 1 to
+        /// 16. Every build reads nets of any bucket count.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=springer::nnue::MAX_BUCKETS as u64))]
+        buckets: u64,
     },
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
@@ -400,7 +404,7 @@ fn main() -> ExitCode {
             };
             run_datagen(&config)
         }
-        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror, hidden }) => {
+        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror, hidden, buckets }) => {
             if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
                 return bad_input("--lr must be positive and --wdl within 0..1");
             }
@@ -415,6 +419,7 @@ fn main() -> ExitCode {
                 seed,
                 mirror,
                 hidden: hidden as usize,
+                buckets: buckets as usize,
             };
             match springer::train::run(&config) {
                 Ok(()) => ExitCode::SUCCESS,

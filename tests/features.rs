@@ -147,8 +147,8 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
     assert!(embedded > 150, "a rook up scores {embedded}");
     // A net whose every weight is zero scores 0; loading it changes `eval`.
     let mut zero = b"SPRNNUE1".to_vec();
-    zero.extend_from_slice(&128u32.to_le_bytes());
-    zero.resize(springer::nnue::NET_BYTES, 0);
+    zero.extend_from_slice(&(springer::nnue::HIDDEN as u32).to_le_bytes());
+    zero.resize(springer::nnue::net_bytes(springer::nnue::HIDDEN, 1), 0);
     let path = std::env::temp_dir().join(format!("springer-test-net-{}.nnue", std::process::id()));
     std::fs::write(&path, &zero).expect("write net");
     e.send(&format!("setoption name EvalFile value {}", path.display()));

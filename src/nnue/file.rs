@@ -1,64 +1,118 @@
-//! The net file: `SPRNNUE1`, the hidden size (u32), then little-endian `i16`s: the feature
-//! weights (`INPUTS` rows of `HIDDEN`), the feature biases (`HIDDEN`), the output weights (side to
-//! move's `HIDDEN`, then the other side's), and the output bias as an `i32`. A build reads nets of
-//! its own `HIDDEN`, the embedded net's (`src/nnue/mod.rs`); the trainer writes any width.
+//! The net file. `SPRNNUE1` (one output layer): the magic, the hidden size (u32), then
+//! little-endian `i16`s: the feature weights (`INPUTS` rows of `HIDDEN`), the feature biases
+//! (`HIDDEN`), the output weights (side to move's `HIDDEN`, then the other side's), and the output
+//! bias as an `i32`. `SPRNNUE2` (output buckets): the magic, the hidden size and the bucket count
+//! (u32 each), the same feature layer, each bucket's output weights in bucket order, then each
+//! bucket's `i32` bias. A build reads nets of its own `HIDDEN`, the embedded net's
+//! (`src/nnue/mod.rs`), with any bucket count up to `MAX_BUCKETS`; the trainer writes any width.
 
-use super::{Network, HIDDEN, INPUTS};
+use super::{Network, OutputLayer, HIDDEN, INPUTS};
 use std::fmt;
 
-/// The first bytes of every net file.
+/// The first bytes of a net with one output layer.
 pub const NET_MAGIC: &[u8; 8] = b"SPRNNUE1";
+/// The first bytes of a net with output buckets.
+pub const BUCKETED_NET_MAGIC: &[u8; 8] = b"SPRNNUE2";
+/// The most output buckets a net may have (one per piece count from 2 to 32 would be 31).
+pub const MAX_BUCKETS: usize = 16;
 
-/// The size of a net file with `hidden` neurons per perspective.
-pub const fn net_bytes(hidden: usize) -> usize {
-    NET_MAGIC.len() + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The header's size: the magic, the hidden size and (bucketed nets) the bucket count.
+const fn header_bytes(buckets: usize) -> usize {
+    if buckets == 1 {
+        12
+    } else {
+        16
+    }
 }
 
-/// The size of a net file with this build's `HIDDEN`.
-pub const NET_BYTES: usize = net_bytes(HIDDEN);
+/// The size of a net file with `hidden` neurons per perspective and `buckets` output layers.
+pub const fn net_bytes(hidden: usize, buckets: usize) -> usize {
+    header_bytes(buckets) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
 
-/// The hidden size in a net file's header, read at compile time for the embedded net (a file
-/// without the header stops the build).
-pub(super) const fn hidden_of(bytes: &[u8]) -> usize {
+/// A net file's header: (hidden size, bucket count), or why it is not a net's.
+const fn read_header(bytes: &[u8]) -> Result<(usize, usize), NetError> {
+    if bytes.len() < 16 {
+        return Err(NetError::WrongSize(bytes.len(), 0));
+    }
+    let mut bucketed = true;
+    let mut plain = true;
     let mut i = 0;
     while i < NET_MAGIC.len() {
-        assert!(bytes.len() > 12 && bytes[i] == NET_MAGIC[i], "not a Springer net (no SPRNNUE1 header)");
+        plain &= bytes[i] == NET_MAGIC[i];
+        bucketed &= bytes[i] == BUCKETED_NET_MAGIC[i];
         i += 1;
     }
-    u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize
+    if plain {
+        Ok((u32_at(bytes, 8), 1))
+    } else if bucketed {
+        Ok((u32_at(bytes, 8), u32_at(bytes, 12)))
+    } else {
+        Err(NetError::NotANet)
+    }
 }
 
-/// A net file with `hidden` neurons: the `i16` words in file order (feature weights row by row,
-/// feature biases, output weights) and the output bias.
-pub fn encode_net(hidden: usize, words: impl IntoIterator<Item = i16>, output_bias: i32) -> Vec<u8> {
-    let mut out = Vec::with_capacity(net_bytes(hidden));
-    out.extend_from_slice(NET_MAGIC);
-    out.extend_from_slice(&(hidden as u32).to_le_bytes());
+/// The little-endian `u32` at byte `at`.
+const fn u32_at(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+}
+
+/// The hidden size and bucket count in a net file's header, read at compile time for the
+/// embedded net (a file without a valid header stops the build).
+pub(super) const fn layout_of(bytes: &[u8]) -> (usize, usize) {
+    match read_header(bytes) {
+        Ok(layout) => layout,
+        Err(_) => panic!("not a Springer net (no SPRNNUE1 or SPRNNUE2 header)"),
+    }
+}
+
+/// A net file with `hidden` neurons and one output layer per entry of `output_biases`: the
+/// `i16` words in file order (feature weights row by row, feature biases, each bucket's output
+/// weights) and the output biases.
+pub fn encode_net(hidden: usize, words: impl IntoIterator<Item = i16>, output_biases: &[i32]) -> Vec<u8> {
+    let buckets = output_biases.len();
+    let mut out = Vec::with_capacity(net_bytes(hidden, buckets));
+    if buckets == 1 {
+        out.extend_from_slice(NET_MAGIC);
+        out.extend_from_slice(&(hidden as u32).to_le_bytes());
+    } else {
+        out.extend_from_slice(BUCKETED_NET_MAGIC);
+        out.extend_from_slice(&(hidden as u32).to_le_bytes());
+        out.extend_from_slice(&(buckets as u32).to_le_bytes());
+    }
     for v in words {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&output_bias.to_le_bytes());
-    debug_assert_eq!(out.len(), net_bytes(hidden));
+    for bias in output_biases {
+        out.extend_from_slice(&bias.to_le_bytes());
+    }
+    debug_assert_eq!(out.len(), net_bytes(hidden, buckets));
     out
 }
 
 /// Why a net file was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NetError {
-    /// The file does not start with `NET_MAGIC`.
+    /// The file starts with neither magic.
     NotANet,
     /// The file is for another hidden size.
-    WrongHidden(u32),
-    /// The file is shorter or longer than `NET_BYTES`.
-    WrongSize(usize),
+    WrongHidden(usize),
+    /// The bucket count is 0 or above `MAX_BUCKETS`.
+    WrongBuckets(usize),
+    /// The file has this many bytes, not the size its header gives (0: too short for a header).
+    WrongSize(usize, usize),
 }
 
 impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NetError::NotANet => write!(f, "not a Springer net (no SPRNNUE1 header)"),
+        match *self {
+            NetError::NotANet => write!(f, "not a Springer net (no SPRNNUE1 or SPRNNUE2 header)"),
             NetError::WrongHidden(h) => write!(f, "the net has {h} hidden neurons; this build reads {HIDDEN}"),
-            NetError::WrongSize(n) => write!(f, "the net file has {n} bytes; a {HIDDEN}-neuron net has {NET_BYTES}"),
+            NetError::WrongBuckets(b) => write!(f, "the net has {b} output buckets; 1 to {MAX_BUCKETS} are readable"),
+            NetError::WrongSize(n, 0) => write!(f, "the net file has {n} bytes, too few for a header"),
+            NetError::WrongSize(n, expected) => {
+                write!(f, "the net file has {n} bytes; its header asks for {expected}")
+            }
         }
     }
 }
@@ -68,33 +122,37 @@ impl std::error::Error for NetError {}
 impl Network {
     /// Reads a net file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if !bytes.starts_with(NET_MAGIC) {
-            return Err(NetError::NotANet);
-        }
-        if bytes.len() < NET_MAGIC.len() + 4 {
-            return Err(NetError::WrongSize(bytes.len()));
-        }
-        let hidden = u32::from_le_bytes(bytes[8..12].try_into().unwrap_or_default());
-        if hidden as usize != HIDDEN {
+        let (hidden, buckets) = read_header(bytes)?;
+        if hidden != HIDDEN {
             return Err(NetError::WrongHidden(hidden));
         }
-        if bytes.len() != NET_BYTES {
-            return Err(NetError::WrongSize(bytes.len()));
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(NetError::WrongBuckets(buckets));
         }
-        let mut words = bytes[12..NET_BYTES - 4].chunks_exact(2).map(|w| i16::from_le_bytes([w[0], w[1]]));
-        let mut net = Network::zeroed();
+        let size = net_bytes(HIDDEN, buckets);
+        if bytes.len() != size {
+            return Err(NetError::WrongSize(bytes.len(), size));
+        }
+        let biases_at = size - 4 * buckets;
+        let mut words =
+            bytes[header_bytes(buckets)..biases_at].chunks_exact(2).map(|w| i16::from_le_bytes([w[0], w[1]]));
+        let mut net = Network::zeroed(buckets);
         let mut fill = |row: &mut [i16; HIDDEN]| row.iter_mut().for_each(|v| *v = words.next().unwrap_or_default());
         net.feature_weights.iter_mut().for_each(&mut fill);
         fill(&mut net.feature_bias);
-        net.output_weights.iter_mut().for_each(&mut fill);
-        net.output_bias = i32::from_le_bytes(bytes[NET_BYTES - 4..].try_into().unwrap_or_default());
+        net.output_layers.iter_mut().for_each(|layer| layer.weights.iter_mut().for_each(&mut fill));
+        for (layer, bias) in net.output_layers.iter_mut().zip(bytes[biases_at..].chunks_exact(4)) {
+            layer.bias = i32::from_le_bytes([bias[0], bias[1], bias[2], bias[3]]);
+        }
         Ok(net)
     }
 
     /// The net file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let rows = self.feature_weights.iter().chain([&self.feature_bias]).chain(&self.output_weights);
-        encode_net(HIDDEN, rows.flatten().copied(), self.output_bias)
+        let output_weights = self.output_layers.iter().flat_map(|layer: &OutputLayer| &layer.weights);
+        let rows = self.feature_weights.iter().chain([&self.feature_bias]).chain(output_weights);
+        let biases: Vec<i32> = self.output_layers.iter().map(|layer| layer.bias).collect();
+        encode_net(HIDDEN, rows.flatten().copied(), &biases)
     }
 }
 
@@ -104,19 +162,30 @@ mod tests {
 
     #[test]
     fn round_trip_and_bad_files() {
-        let mut net = Network::zeroed();
-        net.feature_weights[700][3] = -17;
-        net.feature_bias[5] = 9;
-        net.output_weights[1][HIDDEN - 1] = 33;
-        net.output_bias = -123456;
-        let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), NET_BYTES);
-        assert_eq!(Network::from_bytes(&bytes).map(|n| n.to_bytes()), Ok(bytes.clone()));
-        assert_eq!(Network::from_bytes(&bytes[..1000]).err(), Some(NetError::WrongSize(1000)));
-        assert_eq!(Network::from_bytes(b"hello").err(), Some(NetError::NotANet));
-        let mut wrong = bytes.clone();
-        let other = if HIDDEN == 64 { 128u32 } else { 64 };
-        wrong[8..12].copy_from_slice(&other.to_le_bytes());
-        assert_eq!(Network::from_bytes(&wrong).err(), Some(NetError::WrongHidden(other)));
+        for buckets in [1, 8] {
+            let mut net = Network::zeroed(buckets);
+            net.feature_weights[700][3] = -17;
+            net.feature_bias[5] = 9;
+            net.output_layers[buckets - 1].weights[1][HIDDEN - 1] = 33;
+            net.output_layers[0].bias = -123456;
+            let bytes = net.to_bytes();
+            assert_eq!(bytes.len(), net_bytes(HIDDEN, buckets));
+            let magic = if buckets == 1 { NET_MAGIC } else { BUCKETED_NET_MAGIC };
+            assert!(bytes.starts_with(magic));
+            assert_eq!(Network::from_bytes(&bytes).map(|n| n.to_bytes()), Ok(bytes.clone()));
+            assert_eq!(Network::from_bytes(&bytes[..1000]).err(), Some(NetError::WrongSize(1000, bytes.len())));
+            let mut wrong = bytes.clone();
+            let other = if HIDDEN == 64 { 128 } else { 64 };
+            wrong[8..12].copy_from_slice(&(other as u32).to_le_bytes());
+            assert_eq!(Network::from_bytes(&wrong).err(), Some(NetError::WrongHidden(other)));
+        }
+        assert_eq!(Network::from_bytes(b"hello").err(), Some(NetError::WrongSize(5, 0)));
+        assert_eq!(Network::from_bytes(b"not a net, not at all").err(), Some(NetError::NotANet));
+        for buckets in [0, MAX_BUCKETS + 1] {
+            let mut header = BUCKETED_NET_MAGIC.to_vec();
+            header.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+            header.extend_from_slice(&(buckets as u32).to_le_bytes());
+            assert_eq!(Network::from_bytes(&header).err(), Some(NetError::WrongBuckets(buckets)));
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The learned evaluation: an efficiently updatable network (NNUE), `(768 -> HIDDEN) x 2 -> 1`
-//! with SCReLU, trained on Springer's own games (`springer train`, src/train).
+//! with SCReLU and optionally several output layers chosen by the number of pieces on the board
+//! (output buckets), trained on Springer's own games (`springer train`, src/train).
 //!
 //! Inputs are one-hot (colour relative to the perspective, piece, square) features, 768 per
 //! perspective; Black's perspective sees the board flipped. Each perspective's hidden layer is
@@ -20,7 +21,7 @@ mod stack;
 mod tests;
 
 pub use accumulator::{Accumulator, Delta};
-pub use file::{encode_net, net_bytes, NetError, NET_BYTES, NET_MAGIC};
+pub use file::{encode_net, net_bytes, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, NET_MAGIC};
 pub use stack::AccumulatorStack;
 
 use crate::position::Position;
@@ -30,7 +31,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 /// Hidden neurons per perspective: the embedded net's, read from its header when the binary is
 /// built, so a wider net ships by replacing `nets/default.nnue` alone.
-pub const HIDDEN: usize = file::hidden_of(EMBEDDED);
+pub const HIDDEN: usize = file::layout_of(EMBEDDED).0;
 /// Input features per perspective: 2 colours x 6 pieces x 64 squares.
 pub const INPUTS: usize = 768;
 /// The scale of the feature weights and biases (and the SCReLU clip).
@@ -44,7 +45,10 @@ pub const SCALE: i32 = 400;
 const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
 const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "the hidden size must be a multiple of 16");
-const _: () = assert!(EMBEDDED.len() == NET_BYTES, "nets/default.nnue has the wrong size for its HIDDEN");
+const _: () = assert!(
+    EMBEDDED.len() == net_bytes(HIDDEN, file::layout_of(EMBEDDED).1),
+    "nets/default.nnue has the wrong size for its header"
+);
 
 /// The quantised network.
 #[derive(Clone)]
@@ -52,9 +56,24 @@ pub struct Network {
     /// One row of `HIDDEN` weights per input feature.
     pub(crate) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
     pub(crate) feature_bias: [i16; HIDDEN],
+    /// One output layer per bucket (`output_bucket`), at least one.
+    pub(crate) output_layers: Vec<OutputLayer>,
+}
+
+/// The output layer of one bucket.
+#[derive(Clone)]
+pub struct OutputLayer {
     /// `[0]` for the side to move's accumulator, `[1]` for the other side's.
-    pub(crate) output_weights: [[i16; HIDDEN]; 2],
-    pub(crate) output_bias: i32,
+    pub(crate) weights: [[i16; HIDDEN]; 2],
+    pub(crate) bias: i32,
+}
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included) in a net
+/// of `buckets` output layers: the 31 piece counts from 2 to 32 split into `buckets` ranges as
+/// even as can be, so 8 buckets are 2-5, 6-9, ..., 26-29 and 30-32 pieces.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    pieces.saturating_sub(2).min(30) * buckets / 31
 }
 
 /// The feature of `color`'s `piece` on `square`, from White's perspective: `(colour * 6 + piece)
@@ -91,15 +110,20 @@ pub fn active_features(pos: &Position) -> impl Iterator<Item = u16> + '_ {
 }
 
 impl Network {
-    /// A network with every weight zero (its output is 0): a base for tests and the trainer.
-    pub fn zeroed() -> Network {
+    /// A network of `buckets` output layers with every weight zero (its output is 0): a base
+    /// for tests and the file reader.
+    pub fn zeroed(buckets: usize) -> Network {
         let rows = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
         Network {
             feature_weights: rows.try_into().unwrap_or_else(|_| unreachable!("INPUTS rows")),
             feature_bias: [0; HIDDEN],
-            output_weights: [[0; HIDDEN]; 2],
-            output_bias: 0,
+            output_layers: vec![OutputLayer { weights: [[0; HIDDEN]; 2], bias: 0 }; buckets.max(1)],
         }
+    }
+
+    /// The number of output layers.
+    pub fn buckets(&self) -> usize {
+        self.output_layers.len()
     }
 
     /// The network shipped in the binary.
@@ -107,19 +131,22 @@ impl Network {
         Network::from_bytes(EMBEDDED).expect("the embedded net is checked at compile time and by tests")
     }
 
-    /// The evaluation in centipawns for the side to move, from both perspectives' accumulators.
+    /// The evaluation of `pos` in centipawns for the side to move, from its accumulator `acc`
+    /// (the position chooses the output bucket and the perspectives' order).
     #[inline]
-    pub fn output(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let ours = screlu_dot(acc.values(side_to_move), &self.output_weights[0]);
-        let theirs = screlu_dot(acc.values(!side_to_move), &self.output_weights[1]);
-        let sum = ours + theirs + i64::from(self.output_bias);
+    pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let layer = &self.output_layers[output_bucket(pos.occupied().count() as usize, self.buckets())];
+        let side_to_move = pos.side_to_move();
+        let ours = screlu_dot(acc.values(side_to_move), &layer.weights[0]);
+        let theirs = screlu_dot(acc.values(!side_to_move), &layer.weights[1]);
+        let sum = ours + theirs + i64::from(layer.bias);
         (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// The evaluation of `pos` from a fresh accumulator (what the search's incremental
     /// accumulators must always agree with).
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&Accumulator::refreshed(self, pos), pos.side_to_move())
+        self.output(&Accumulator::refreshed(self, pos), pos)
     }
 }
 

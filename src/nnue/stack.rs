@@ -66,6 +66,6 @@ impl AccumulatorStack {
                 self.slots[next] = Slot { acc, state: State::Computed };
             }
         }
-        net.output(&self.slots[ply].acc, pos.side_to_move())
+        net.output(&self.slots[ply].acc, pos)
     }
 }

@@ -11,11 +11,13 @@ fn pseudo_random_net(seed: u64) -> Network {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 33) as i64 % (2 * range + 1) - range) as i16
     };
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed(8);
     net.feature_weights.iter_mut().flatten().for_each(|w| *w = next(200));
     net.feature_bias.iter_mut().for_each(|w| *w = next(100) + 100);
-    net.output_weights.iter_mut().flatten().for_each(|w| *w = next(250));
-    net.output_bias = i32::from(next(1000));
+    for layer in &mut net.output_layers {
+        layer.weights.iter_mut().flatten().for_each(|w| *w = next(250));
+        layer.bias = i32::from(next(1000));
+    }
     net
 }
 
@@ -105,4 +107,40 @@ fn colour_mirrored_positions_score_the_same() {
         checked += 1;
     });
     assert!(checked > 5_000);
+}
+
+#[test]
+fn output_buckets_split_the_piece_counts_evenly() {
+    let buckets_of = |buckets: usize| (2..=32).map(|pieces| output_bucket(pieces, buckets)).collect::<Vec<_>>();
+    assert!(buckets_of(1).iter().all(|&b| b == 0));
+    // Eight buckets of four piece counts each (2-5, 6-9, ...), the last one 30-32.
+    let eight = buckets_of(8);
+    for (i, &bucket) in eight.iter().enumerate() {
+        assert_eq!(bucket, (i / 4).min(7), "{} pieces", i + 2);
+    }
+    assert_eq!(buckets_of(2), [vec![0; 16], vec![1; 15]].concat());
+    // Every bucket count uses each of its buckets, in order, for at least one piece count.
+    for buckets in 1..=MAX_BUCKETS {
+        let all = buckets_of(buckets);
+        assert!(all.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{buckets}: {all:?}");
+        assert_eq!((all[0], all[30]), (0, buckets - 1), "{buckets}: {all:?}");
+    }
+}
+
+#[test]
+fn a_bucketed_net_scores_each_position_with_its_piece_counts_layer() {
+    let net = pseudo_random_net(4);
+    let single = |bucket: usize| {
+        let mut one = net.clone();
+        one.output_layers = vec![net.output_layers[bucket].clone()];
+        one
+    };
+    let singles: Vec<Network> = (0..net.buckets()).map(single).collect();
+    let mut used = vec![0; net.buckets()];
+    random_games(20, 80, |_, after| {
+        let bucket = output_bucket(after.occupied().count() as usize, net.buckets());
+        assert_eq!(net.evaluate(after), singles[bucket].evaluate(after), "{}", after.to_fen());
+        used[bucket] += 1;
+    });
+    assert!(used.iter().filter(|&&n| n > 0).count() >= 3, "buckets used: {used:?}");
 }

@@ -2,20 +2,22 @@
 
 use super::data::Entry;
 use super::next_random;
-use crate::nnue::{encode_net, perspective_feature, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::nnue::{encode_net, output_bucket, perspective_feature, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::types::Color;
 use rayon::prelude::*;
 
 /// The float network with `H` hidden neurons per perspective (the engine's `HIDDEN` unless
-/// `--hidden` asks for another width); `quantised_bytes` turns it into a net file.
+/// `--hidden` asks for another width) and one output layer per bucket (`--buckets`);
+/// `quantised_bytes` turns it into a net file.
 #[derive(Clone, Debug)]
 pub struct FloatNet<const H: usize = HIDDEN> {
     /// `INPUTS` rows of `H`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// The side to move's `H` weights, then the other side's.
+    /// Per bucket: the side to move's `H` weights, then the other side's.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// Per bucket: the output bias.
+    pub b2: Vec<f32>,
 }
 
 /// Gradients of the loss summed over a batch, shaped like `FloatNet<H>`.
@@ -23,12 +25,12 @@ pub struct Gradient<const H: usize> {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
 }
 
 impl<const H: usize> Gradient<H> {
-    fn zero() -> Gradient<H> {
-        Gradient { w1: vec![0.0; INPUTS * H], b1: vec![0.0; H], w2: vec![0.0; 2 * H], b2: 0.0 }
+    fn zero(buckets: usize) -> Gradient<H> {
+        Gradient { w1: vec![0.0; INPUTS * H], b1: vec![0.0; H], w2: vec![0.0; buckets * 2 * H], b2: vec![0.0; buckets] }
     }
 
     fn add(mut self, other: Gradient<H>) -> Gradient<H> {
@@ -36,7 +38,7 @@ impl<const H: usize> Gradient<H> {
         sum(&mut self.w1, &other.w1);
         sum(&mut self.b1, &other.b1);
         sum(&mut self.w2, &other.w2);
-        self.b2 += other.b2;
+        sum(&mut self.b2, &other.b2);
         self
     }
 }
@@ -54,14 +56,31 @@ impl<const H: usize> FloatNet<H> {
     /// Weights stay within this, so the quantised output weights fit `i16` sums (see nnue).
     pub const WEIGHT_LIMIT: f32 = 1.98;
 
-    /// Small random weights (uniform, scaled by each layer's fan-in), zero biases.
-    pub fn random(rng: &mut u64) -> FloatNet<H> {
+    /// Small random weights (uniform, scaled by each layer's fan-in), zero biases, `buckets`
+    /// output layers.
+    pub fn random(rng: &mut u64, buckets: usize) -> FloatNet<H> {
         let mut uniform = |n: usize, bound: f32| -> Vec<f32> {
             (0..n).map(|_| ((next_random(rng) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound).collect()
         };
         let w1 = uniform(INPUTS * H, 1.0 / (32.0f32).sqrt());
-        let w2 = uniform(2 * H, 1.0 / (2.0 * H as f32).sqrt());
-        FloatNet { w1, b1: vec![0.0; H], w2, b2: 0.0 }
+        let w2 = uniform(buckets * 2 * H, 1.0 / (2.0 * H as f32).sqrt());
+        FloatNet { w1, b1: vec![0.0; H], w2, b2: vec![0.0; buckets] }
+    }
+
+    /// The number of output layers.
+    pub fn buckets(&self) -> usize {
+        self.b2.len()
+    }
+
+    /// The output layer `entry` uses (one per piece count range, as in the engine).
+    fn bucket(&self, entry: &Entry) -> usize {
+        output_bucket(entry.features().len(), self.buckets())
+    }
+
+    /// The weights of `bucket`'s output layer for perspective `i` (0: side to move).
+    fn output_weights(&self, bucket: usize, i: usize) -> &[f32] {
+        let start = (bucket * 2 + i) * H;
+        &self.w2[start..start + H]
     }
 
     fn hidden(&self, entry: &Entry, perspective: Color) -> [f32; H] {
@@ -84,10 +103,16 @@ impl<const H: usize> FloatNet<H> {
 
     /// The raw output (times `SCALE` = centipawns for the side to move).
     pub fn output(&self, entry: &Entry) -> f32 {
-        let mut out = self.b2;
-        for (i, perspective) in Self::perspectives(entry).into_iter().enumerate() {
-            let acc = self.hidden(entry, perspective);
-            out += acc.iter().zip(&self.w2[i * H..(i + 1) * H]).map(|(a, w)| screlu(*a) * w).sum::<f32>();
+        let bucket = self.bucket(entry);
+        let accs = Self::perspectives(entry).map(|p| self.hidden(entry, p));
+        self.output_of(bucket, &accs)
+    }
+
+    /// The raw output of `bucket`'s layer on the two perspectives' hidden layers.
+    fn output_of(&self, bucket: usize, accs: &[[f32; H]; 2]) -> f32 {
+        let mut out = self.b2[bucket];
+        for (i, acc) in accs.iter().enumerate() {
+            out += acc.iter().zip(self.output_weights(bucket, i)).map(|(a, w)| screlu(*a) * w).sum::<f32>();
         }
         out
     }
@@ -105,33 +130,31 @@ impl<const H: usize> FloatNet<H> {
         batch
             .par_chunks(per_thread)
             .map(|part| {
-                let mut grad = Gradient::zero();
+                let mut grad = Gradient::zero(self.buckets());
                 let mut loss = 0.0f64;
                 for &i in part {
                     loss += self.backpropagate(&entries[i as usize], wdl, &mut grad);
                 }
                 (grad, loss)
             })
-            .reduce(|| (Gradient::zero(), 0.0), |(a, la), (b, lb)| (a.add(b), la + lb))
+            .reduce(|| (Gradient::zero(self.buckets()), 0.0), |(a, la), (b, lb)| (a.add(b), la + lb))
     }
 
     /// Adds `entry`'s gradient to `grad`; returns its loss.
     fn backpropagate(&self, entry: &Entry, wdl: f32, grad: &mut Gradient<H>) -> f64 {
         let perspectives = Self::perspectives(entry);
         let accs = perspectives.map(|p| self.hidden(entry, p));
-        let mut out = self.b2;
-        for (i, acc) in accs.iter().enumerate() {
-            out += acc.iter().zip(&self.w2[i * H..(i + 1) * H]).map(|(a, w)| screlu(*a) * w).sum::<f32>();
-        }
-        let predicted = sigmoid(out);
+        let bucket = self.bucket(entry);
+        let predicted = sigmoid(self.output_of(bucket, &accs));
         let error = predicted - Self::target(entry, wdl);
         let d_out = 2.0 * error * predicted * (1.0 - predicted);
-        grad.b2 += d_out;
+        grad.b2[bucket] += d_out;
         for (i, (acc, perspective)) in accs.iter().zip(perspectives).enumerate() {
-            let weights = &self.w2[i * H..(i + 1) * H];
+            let weights = self.output_weights(bucket, i);
+            let start = (bucket * 2 + i) * H;
             let mut d_hidden = [0.0f32; H];
             for j in 0..H {
-                grad.w2[i * H + j] += d_out * screlu(acc[j]);
+                grad.w2[start + j] += d_out * screlu(acc[j]);
                 let active = acc[j] > 0.0 && acc[j] < 1.0;
                 d_hidden[j] = if active { d_out * weights[j] * 2.0 * acc[j] } else { 0.0 };
             }
@@ -150,7 +173,8 @@ impl<const H: usize> FloatNet<H> {
         let q = |v: &f32, scale: i32| (v * scale as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         let feature_layer = self.w1.iter().chain(&self.b1).map(|w| q(w, QA));
         let output_layer = self.w2.iter().map(|w| q(w, QB));
-        encode_net(H, feature_layer.chain(output_layer), (self.b2 * (QA * QB) as f32).round() as i32)
+        let biases: Vec<i32> = self.b2.iter().map(|b| (b * (QA * QB) as f32).round() as i32).collect();
+        encode_net(H, feature_layer.chain(output_layer), &biases)
     }
 }
 
@@ -166,24 +190,27 @@ mod tests {
     /// 17.3 cp at 256).
     #[test]
     fn quantised_output_is_close_to_float() {
-        let mut rng = 7u64;
-        let mut float = FloatNet::<HIDDEN>::random(&mut rng);
-        float.b1.iter_mut().for_each(|b| *b = 0.3);
-        let net = Network::from_bytes(&float.quantised_bytes()).unwrap_or_else(|e| unreachable!("{e}"));
-        let mut total = 0.0;
-        let mut worst = 0.0f32;
-        for fen in crate::bench::positions() {
-            let pos = Position::from_fen(fen).unwrap();
-            let entry = Entry::new(&pos, 0, 1);
-            let float_cp = float.output(&entry) * SCALE as f32;
-            let error = (float_cp - net.evaluate(&pos) as f32).abs();
-            total += error;
-            worst = worst.max(error);
+        for buckets in [1, 8] {
+            let mut rng = 7u64;
+            let mut float = FloatNet::<HIDDEN>::random(&mut rng, buckets);
+            float.b1.iter_mut().for_each(|b| *b = 0.3);
+            let net = Network::from_bytes(&float.quantised_bytes()).unwrap_or_else(|e| unreachable!("{e}"));
+            assert_eq!(net.buckets(), buckets);
+            let mut total = 0.0;
+            let mut worst = 0.0f32;
+            for fen in crate::bench::positions() {
+                let pos = Position::from_fen(fen).unwrap();
+                let entry = Entry::new(&pos, 0, 1);
+                let float_cp = float.output(&entry) * SCALE as f32;
+                let error = (float_cp - net.evaluate(&pos) as f32).abs();
+                total += error;
+                worst = worst.max(error);
+            }
+            let mean = total / crate::bench::positions().count() as f32;
+            eprintln!("quantisation error, {buckets} buckets: mean {mean:.2} cp, worst {worst:.2} cp");
+            let width_factor = (HIDDEN as f32 / 128.0).sqrt();
+            assert!(mean <= 4.0 * width_factor && worst <= 16.0 * width_factor, "mean {mean} cp, worst {worst} cp");
         }
-        let mean = total / crate::bench::positions().count() as f32;
-        eprintln!("quantisation error: mean {mean:.2} cp, worst {worst:.2} cp");
-        let width_factor = (HIDDEN as f32 / 128.0).sqrt();
-        assert!(mean <= 4.0 * width_factor && worst <= 16.0 * width_factor, "mean {mean} cp, worst {worst} cp");
     }
 
     /// A width other than the build's.
@@ -194,16 +221,17 @@ mod tests {
     #[test]
     fn another_width_is_written_and_refused_by_this_build() {
         let mut rng = 5u64;
-        let bytes = FloatNet::<OTHER_WIDTH>::random(&mut rng).quantised_bytes();
-        assert_eq!(bytes.len(), crate::nnue::net_bytes(OTHER_WIDTH));
+        let bytes = FloatNet::<OTHER_WIDTH>::random(&mut rng, 1).quantised_bytes();
+        assert_eq!(bytes.len(), crate::nnue::net_bytes(OTHER_WIDTH, 1));
         assert_eq!(u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, OTHER_WIDTH);
-        assert_eq!(Network::from_bytes(&bytes).err(), Some(NetError::WrongHidden(OTHER_WIDTH as u32)));
+        assert_eq!(Network::from_bytes(&bytes).err(), Some(NetError::WrongHidden(OTHER_WIDTH)));
     }
 
-    /// A numerical check of `backpropagate` on one weight of each layer.
-    fn check_gradient<const H: usize>() {
+    /// A numerical check of `backpropagate` on one weight of each layer (of the bucket the
+    /// position uses).
+    fn check_gradient<const H: usize>(buckets: usize) {
         let mut rng = 3u64;
-        let mut net = FloatNet::<H>::random(&mut rng);
+        let mut net = FloatNet::<H>::random(&mut rng, buckets);
         net.b1.iter_mut().for_each(|b| *b = 0.4);
         let pos = Position::from_fen("r3k2r/pp3ppp/2n5/3pP3/8/2N5/PP3PPP/R3K2R w KQkq d6 0 12").unwrap();
         let entry = Entry::new(&pos, 150, 2);
@@ -211,17 +239,19 @@ mod tests {
             let e = sigmoid(n.output(&entry)) - FloatNet::<H>::target(&entry, 0.3);
             e * e
         };
-        let mut grad = Gradient::zero();
+        let mut grad = Gradient::zero(buckets);
         net.backpropagate(&entry, 0.3, &mut grad);
         let feature = perspective_feature(entry.features()[3], Color::White) * H + 5;
-        for (which, analytic) in [("w1", grad.w1[feature]), ("w2", grad.w2[H + 9]), ("b2", grad.b2)] {
+        let bucket = net.bucket(&entry);
+        let output = (bucket * 2 + 1) * H + 9;
+        for (which, analytic) in [("w1", grad.w1[feature]), ("w2", grad.w2[output]), ("b2", grad.b2[bucket])] {
             let h = 1e-3;
             let mut up = net.clone();
             let mut down = net.clone();
             match which {
                 "w1" => (up.w1[feature] += h, down.w1[feature] -= h),
-                "w2" => (up.w2[H + 9] += h, down.w2[H + 9] -= h),
-                _ => (up.b2 += h, down.b2 -= h),
+                "w2" => (up.w2[output] += h, down.w2[output] -= h),
+                _ => (up.b2[bucket] += h, down.b2[bucket] -= h),
             };
             let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
             assert!((numeric - analytic).abs() < 1e-4 + 0.02 * analytic.abs(), "{H} {which}: {numeric} vs {analytic}");
@@ -230,7 +260,8 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        check_gradient::<HIDDEN>();
-        check_gradient::<OTHER_WIDTH>();
+        check_gradient::<HIDDEN>(1);
+        check_gradient::<HIDDEN>(8);
+        check_gradient::<OTHER_WIDTH>(1);
     }
 }

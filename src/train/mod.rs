@@ -16,6 +16,7 @@ mod float_net;
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
+use crate::nnue::MAX_BUCKETS;
 use crate::say;
 use rayon::prelude::*;
 use std::io::Write;
@@ -39,6 +40,9 @@ pub struct Config {
     pub mirror: bool,
     /// Hidden neurons per perspective: one of `WIDTHS`.
     pub hidden: usize,
+    /// Output layers, chosen by the number of pieces (`nnue::output_bucket`): 1 to
+    /// `nnue::MAX_BUCKETS`.
+    pub buckets: usize,
 }
 
 /// The widths the trainer can write (a build reads the width of its embedded net).
@@ -61,6 +65,7 @@ pub enum TrainError {
     Write(PathBuf, std::io::Error),
     Threads(String),
     Width(usize),
+    Buckets(usize),
 }
 
 impl std::fmt::Display for TrainError {
@@ -71,6 +76,7 @@ impl std::fmt::Display for TrainError {
             TrainError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
             TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TrainError::Width(h) => write!(f, "--hidden {h} is not one of {WIDTHS:?}"),
+            TrainError::Buckets(b) => write!(f, "--buckets {b} is not between 1 and {MAX_BUCKETS}"),
         }
     }
 }
@@ -101,6 +107,9 @@ impl Moments {
 
 /// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
 pub fn run(config: &Config) -> Result<(), TrainError> {
+    if config.buckets == 0 || config.buckets > MAX_BUCKETS {
+        return Err(TrainError::Buckets(config.buckets));
+    }
     match config.hidden {
         64 => run_with::<64>(config),
         128 => run_with::<128>(config),
@@ -132,9 +141,13 @@ fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     );
 
-    let mut net = FloatNet::<H>::random(&mut rng);
-    let mut moments =
-        [Moments::new(net.w1.len()), Moments::new(net.b1.len()), Moments::new(net.w2.len()), Moments::new(1)];
+    let mut net = FloatNet::<H>::random(&mut rng, config.buckets);
+    let mut moments = [
+        Moments::new(net.w1.len()),
+        Moments::new(net.b1.len()),
+        Moments::new(net.w2.len()),
+        Moments::new(net.b2.len()),
+    ];
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
     let mut t = 0;
     for epoch in 0..config.epochs {
@@ -152,9 +165,7 @@ fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
             m_w1.step(&mut net.w1, &scaled(&grad.w1, scale), lr, t, limit);
             m_b1.step(&mut net.b1, &scaled(&grad.b1, scale), lr, t, f32::MAX);
             m_w2.step(&mut net.w2, &scaled(&grad.w2, scale), lr, t, limit);
-            let mut b2 = [net.b2];
-            m_b2.step(&mut b2, &[grad.b2 * scale], lr, t, f32::MAX);
-            net.b2 = b2[0];
+            m_b2.step(&mut net.b2, &scaled(&grad.b2, scale), lr, t, f32::MAX);
         }
         let all: Vec<u32> = (0..validation.len() as u32).collect();
         let (_, validation_loss) = pool.install(|| net.gradient(validation, &all, config.wdl));
