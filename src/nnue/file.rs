@@ -16,6 +16,11 @@ pub const BUCKETED_NET_MAGIC: &[u8; 8] = b"SPRNNUE2";
 /// The most output buckets a net may have (one per piece count from 2 to 32 would be 31).
 pub const MAX_BUCKETS: usize = 16;
 
+/// Whether a net of `buckets` output layers can be read (and so may be trained).
+pub const fn readable_buckets(buckets: usize) -> bool {
+    buckets >= 1 && buckets <= MAX_BUCKETS
+}
+
 /// The header's size: the magic, the hidden size and (bucketed nets) the bucket count.
 const fn header_bytes(buckets: usize) -> usize {
     if buckets == 1 {
@@ -72,12 +77,9 @@ pub(super) const fn layout_of(bytes: &[u8]) -> (usize, usize) {
 pub fn encode_net(hidden: usize, words: impl IntoIterator<Item = i16>, output_biases: &[i32]) -> Vec<u8> {
     let buckets = output_biases.len();
     let mut out = Vec::with_capacity(net_bytes(hidden, buckets));
-    if buckets == 1 {
-        out.extend_from_slice(NET_MAGIC);
-        out.extend_from_slice(&(hidden as u32).to_le_bytes());
-    } else {
-        out.extend_from_slice(BUCKETED_NET_MAGIC);
-        out.extend_from_slice(&(hidden as u32).to_le_bytes());
+    out.extend_from_slice(if buckets == 1 { NET_MAGIC } else { BUCKETED_NET_MAGIC });
+    out.extend_from_slice(&(hidden as u32).to_le_bytes());
+    if buckets != 1 {
         out.extend_from_slice(&(buckets as u32).to_le_bytes());
     }
     for v in words {
@@ -126,7 +128,7 @@ impl Network {
         if hidden != HIDDEN {
             return Err(NetError::WrongHidden(hidden));
         }
-        if buckets == 0 || buckets > MAX_BUCKETS {
+        if !readable_buckets(buckets) {
             return Err(NetError::WrongBuckets(buckets));
         }
         let size = net_bytes(HIDDEN, buckets);

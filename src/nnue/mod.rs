@@ -21,7 +21,7 @@ mod stack;
 mod tests;
 
 pub use accumulator::{Accumulator, Delta};
-pub use file::{encode_net, net_bytes, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, NET_MAGIC};
+pub use file::{encode_net, net_bytes, readable_buckets, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, NET_MAGIC};
 pub use stack::AccumulatorStack;
 
 use crate::position::Position;

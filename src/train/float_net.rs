@@ -77,9 +77,15 @@ impl<const H: usize> FloatNet<H> {
         output_bucket(entry.features().len(), self.buckets())
     }
 
+    /// Where the weights of `bucket`'s output layer for perspective `i` (0: side to move)
+    /// start in `w2`.
+    fn output_start(bucket: usize, i: usize) -> usize {
+        (bucket * 2 + i) * H
+    }
+
     /// The weights of `bucket`'s output layer for perspective `i` (0: side to move).
     fn output_weights(&self, bucket: usize, i: usize) -> &[f32] {
-        let start = (bucket * 2 + i) * H;
+        let start = Self::output_start(bucket, i);
         &self.w2[start..start + H]
     }
 
@@ -151,7 +157,7 @@ impl<const H: usize> FloatNet<H> {
         grad.b2[bucket] += d_out;
         for (i, (acc, perspective)) in accs.iter().zip(perspectives).enumerate() {
             let weights = self.output_weights(bucket, i);
-            let start = (bucket * 2 + i) * H;
+            let start = Self::output_start(bucket, i);
             let mut d_hidden = [0.0f32; H];
             for j in 0..H {
                 grad.w2[start + j] += d_out * screlu(acc[j]);
@@ -243,7 +249,7 @@ mod tests {
         net.backpropagate(&entry, 0.3, &mut grad);
         let feature = perspective_feature(entry.features()[3], Color::White) * H + 5;
         let bucket = net.bucket(&entry);
-        let output = (bucket * 2 + 1) * H + 9;
+        let output = FloatNet::<H>::output_start(bucket, 1) + 9;
         for (which, analytic) in [("w1", grad.w1[feature]), ("w2", grad.w2[output]), ("b2", grad.b2[bucket])] {
             let h = 1e-3;
             let mut up = net.clone();

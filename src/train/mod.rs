@@ -16,7 +16,7 @@ mod float_net;
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
-use crate::nnue::MAX_BUCKETS;
+use crate::nnue::{readable_buckets, MAX_BUCKETS};
 use crate::say;
 use rayon::prelude::*;
 use std::io::Write;
@@ -107,7 +107,7 @@ impl Moments {
 
 /// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
 pub fn run(config: &Config) -> Result<(), TrainError> {
-    if config.buckets == 0 || config.buckets > MAX_BUCKETS {
+    if !readable_buckets(config.buckets) {
         return Err(TrainError::Buckets(config.buckets));
     }
     match config.hidden {
