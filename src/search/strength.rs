@@ -59,7 +59,7 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
 
-/// The network's curve, measured with net-d (not yet re-measured with net-h or with net-i, the
+/// The network's curve, measured with net-d (not yet re-measured with net-h, net-i or net-k8, the
 /// embedded net since 2026-11-26): matches at 1500 and 2000 (the network needs fewer nodes than the
 /// hand-crafted evaluation at 1500, as many at 2000); 1320 scaled from 1500, 1750
 /// interpolated, 2250 and 2500 carried over from the hand-crafted curve, not measured.
