@@ -116,8 +116,8 @@ impl Position {
     }
 
     /// `make_move_with` for perft, which never reads the key, of a move of `piece` (the kind on
-    /// the move's origin, which the generator knows): the Zobrist key is left as it was (stale)
-    /// and must not be used afterwards. Every other field is updated as usual.
+    /// the move's origin, which the generator knows): the Zobrist key and the clocks are left as
+    /// they were (stale) and must not be used afterwards. Every other field is updated as usual.
     #[inline(always)]
     pub fn make_move_unkeyed(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
         debug_assert_eq!(self.piece_on(mv.from()), Some(piece), "{mv:?} in {}", self.to_fen());
@@ -126,9 +126,9 @@ impl Position {
 
     /// `make_move_unkeyed` for a plain quiet move (no capture, castling, promotion or double
     /// push) of a knight, bishop, queen or single-stepping pawn: such a move cannot change the
-    /// castling rights or leave an en-passant square, so only the mover's two boards, the clocks,
-    /// the side to move and the checkers change. Perft's every-leaf counting makes most of its
-    /// moves here.
+    /// castling rights or leave an en-passant square, so only the mover's two boards, the side to
+    /// move, the en-passant square and the checkers change (the key and the clocks stay stale, as
+    /// in `make_move_unkeyed`). Perft's every-leaf counting makes most of its moves here.
     #[inline(always)]
     pub fn make_plain_quiet_unkeyed(&mut self, from: Square, to: Square, piece: Piece, info: &CheckInfo) {
         debug_assert!(matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen | Piece::Pawn));
@@ -136,10 +136,6 @@ impl Position {
         let us = self.side_to_move;
         self.move_piece::<false>(us, piece, from, to);
         self.en_passant = None;
-        self.halfmove_clock = if piece == Piece::Pawn { 0 } else { self.halfmove_clock.saturating_add(1) };
-        if us == Color::Black {
-            self.fullmove_number = self.fullmove_number.saturating_add(1);
-        }
         self.side_to_move = !us;
         self.checkers = self.checkers_after(us, from, to, piece, info);
         debug_assert_eq!(self.checkers, self.checkers_of(us));
@@ -160,21 +156,25 @@ impl Position {
         }
     }
 
-    /// The make itself, for a move of `piece`; `KEY` says whether the Zobrist key follows it.
+    /// The make itself, for a move of `piece`. `FULL` says whether the Zobrist key and the clocks
+    /// follow it: perft, which reads neither, leaves both stale.
     #[inline(always)]
-    fn make_piece_move<const KEY: bool>(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
+    fn make_piece_move<const FULL: bool>(&mut self, mv: Move, piece: Piece, info: &CheckInfo) {
         let us = self.side_to_move;
         let them = !us;
         let (from, to) = (mv.from(), mv.to());
         debug_assert!(self.colors[us].contains(from));
 
-        if KEY && self.en_passant_is_capturable() {
+        if FULL && self.en_passant_is_capturable() {
             if let Some(ep) = self.en_passant {
                 self.key ^= en_passant_key(ep.file());
             }
         }
         self.en_passant = None;
-        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        if FULL {
+            let resets = mv.is_capture() || piece == Piece::Pawn;
+            self.halfmove_clock = if resets { 0 } else { self.halfmove_clock.saturating_add(1) };
+        }
         let rights_before = self.castling;
         let touched = Bitboard::from_square(from) | Bitboard::from_square(to);
         // Only moves of kings and rooks, or captures of rooks, can change castling rights.
@@ -186,46 +186,42 @@ impl Position {
             let (king_file, rook_file) = side.destination_files();
             let rank = Position::back_rank(us);
             // Remove both before placing either: in Chess960 the squares may overlap.
-            self.remove_piece::<KEY>(us, Piece::King, from);
-            self.remove_piece::<KEY>(us, Piece::Rook, to);
-            self.put_piece::<KEY>(us, Piece::King, Square::new(king_file, rank));
-            self.put_piece::<KEY>(us, Piece::Rook, Square::new(rook_file, rank));
+            self.remove_piece::<FULL>(us, Piece::King, from);
+            self.remove_piece::<FULL>(us, Piece::Rook, to);
+            self.put_piece::<FULL>(us, Piece::King, Square::new(king_file, rank));
+            self.put_piece::<FULL>(us, Piece::Rook, Square::new(rook_file, rank));
         } else {
             if mv.is_capture() {
                 let captured_sq = if mv.is_en_passant() { to.forward(!us.is_white()) } else { to };
                 if let Some(captured) = self.piece_on(captured_sq) {
-                    self.remove_piece::<KEY>(them, captured, captured_sq);
+                    self.remove_piece::<FULL>(them, captured, captured_sq);
                 }
-                self.halfmove_clock = 0;
             }
-            self.move_piece::<KEY>(us, piece, from, to);
-            if piece == Piece::Pawn {
-                self.halfmove_clock = 0;
-                if let Some(promoted) = mv.promotion() {
-                    self.remove_piece::<KEY>(us, Piece::Pawn, to);
-                    self.put_piece::<KEY>(us, promoted, to);
-                }
+            self.move_piece::<FULL>(us, piece, from, to);
+            if let Some(promoted) = mv.promotion() {
+                self.remove_piece::<FULL>(us, Piece::Pawn, to);
+                self.put_piece::<FULL>(us, promoted, to);
             }
         }
 
         if rights_may_change {
             self.castling =
                 self.rights_after(rights_before, piece, us, Bitboard::from_square(from) | Bitboard::from_square(to));
-            if KEY && self.castling != rights_before {
+            if FULL && self.castling != rights_before {
                 self.key ^= castling_key(rights_before.bits()) ^ castling_key(self.castling.bits());
             }
         }
-        if us == Color::Black {
+        if FULL && us == Color::Black {
             self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.side_to_move = them;
-        if KEY {
+        if FULL {
             self.key ^= SIDE_KEY;
         }
         if mv.kind() == MoveKind::DOUBLE_PUSH {
             let ep = from.forward(us.is_white());
             self.en_passant = Some(ep);
-            if KEY && self.en_passant_is_capturable() {
+            if FULL && self.en_passant_is_capturable() {
                 self.key ^= en_passant_key(ep.file());
             }
         }
@@ -234,7 +230,7 @@ impl Position {
         let special = mv.is_castle() || mv.is_en_passant() || mv.is_promotion();
         self.checkers = if special { self.checkers_of(us) } else { self.checkers_after(us, from, to, piece, info) };
         debug_assert_eq!(self.checkers, self.checkers_of(us), "checkers after {mv:?}");
-        debug_assert!(!KEY || self.key == self.compute_key(), "incremental key after {mv:?}");
+        debug_assert!(!FULL || self.key == self.compute_key(), "incremental key after {mv:?}");
         debug_assert!(self.is_consistent(), "bitboards after {mv:?}: {self:?}");
     }
 
