@@ -397,7 +397,7 @@ impl<'a> Worker<'a> {
         r: i32,
         first: bool,
     ) -> i32 {
-        let mut child = *pos;
+        let mut child = pos.clone();
         child.make_move_with(mv, info);
         self.tt.prefetch(child.key());
         self.evaluator.push(node.ply, pos, &child);
@@ -590,7 +590,7 @@ impl<'a> Worker<'a> {
             let r = NMP_BASE_REDUCTION
                 + depth / NMP_DEPTH_DIVISOR
                 + ((value - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX_REDUCTION);
-            let mut child = *pos;
+            let mut child = pos.clone();
             child.make_null_move();
             self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);
@@ -781,7 +781,7 @@ impl<'a> Worker<'a> {
     ) -> Option<()> {
         let ply = node.ply;
         let split_node = SplitNode {
-            pos: *pos,
+            pos: pos.clone(),
             ply,
             depth: node.depth,
             alpha: node.alpha,
@@ -990,7 +990,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let mut child = *pos;
+            let mut child = pos.clone();
             child.make_move_with(mv, &info);
             self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);

@@ -425,7 +425,7 @@ pub fn quiet_leaf(pos: &Position, tt: &TranspositionTable, histories: &mut Histo
     let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
     let mut worker = Worker::new(tt, &control, time, None, &[], histories, Vec::new());
     worker.quiescence_root(pos);
-    let mut leaf = *pos;
+    let mut leaf = pos.clone();
     for &mv in worker.principal_variation() {
         leaf.make_move(mv);
     }
