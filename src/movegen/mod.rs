@@ -212,10 +212,7 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     sink.piece_moves(ksq, safe & !theirs, safe & theirs);
     // Castling is settled while the map is at hand; its moves still come last.
     let castles = castle_rooks
-        .filter(|&rook| {
-            let side = if rook > ksq { CastleSide::King } else { CastleSide::Queen };
-            castling_is_legal(pos, us, ksq, rook, side, occupied, danger)
-        })
+        .filter(|&rook| castling_is_legal(pos, us, ksq, rook, CastleSide::of(ksq, rook), occupied, danger))
         .collect::<Bitboard>();
     if checkers.has_more_than_one() {
         return; // double check: only the king may move
@@ -410,7 +407,7 @@ pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
     let occupied = pos.occupied();
     let ksq = pos.king_square(us);
     if mv.is_castle() {
-        let side = if to > from { CastleSide::King } else { CastleSide::Queen };
+        let side = CastleSide::of(from, to);
         return piece == Piece::King
             && pos.castling_rook(us, side) == Some(to)
             && !pos.is_check()

@@ -182,7 +182,7 @@ impl Position {
             && (touched & (self.pieces[Piece::Rook] | self.pieces[Piece::King])).is_nonempty();
 
         if mv.is_castle() {
-            let side = if to > from { CastleSide::King } else { CastleSide::Queen };
+            let side = CastleSide::of(from, to);
             let (king_file, rook_file) = side.destination_files();
             let rank = Position::back_rank(us);
             // Remove both before placing either: in Chess960 the squares may overlap.

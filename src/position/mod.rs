@@ -31,6 +31,17 @@ impl CastleSide {
     /// Both sides, king side first.
     pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
 
+    /// The side of a castling move of the king on `king` with the rook on `rook` (the same rank):
+    /// the king side when the rook stands on a higher file.
+    #[inline(always)]
+    pub fn of(king: Square, rook: Square) -> CastleSide {
+        if rook > king {
+            CastleSide::King
+        } else {
+            CastleSide::Queen
+        }
+    }
+
     /// The files the king and the rook end on.
     pub const fn destination_files(self) -> (File, File) {
         match self {
