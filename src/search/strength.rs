@@ -59,16 +59,14 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
 
-/// The network's curve, measured with net-d: matches at 1500 and 2000 (the network needs fewer
-/// nodes than the hand-crafted evaluation at 1500, as many at 2000); 1320 scaled from 1500, 1750
-/// interpolated, 2250 and 2500 carried over from the hand-crafted curve, not measured. With
-/// net-k8, the embedded net since 2026-11-26, the 1500 point holds and the 2000 point plays about
-/// 100 Elo too strong (docs/tuning.md); not refitted yet.
+/// The network's curve, measured with net-k8 (docs/tuning.md): matches at 1500 and 2000; 1320
+/// scaled from 1500, 1750 interpolated geometrically, 2250 and 2500 carried over from the
+/// hand-crafted curve, not measured.
 const NETWORK_CURVE: [Point; 7] = [
     Point { elo: MIN_ELO, nodes: 1_500.0, temperature: 110.0 },
     Point { elo: 1500, nodes: 3_700.0, temperature: 90.0 },
-    Point { elo: 1750, nodes: 24_000.0, temperature: 65.0 },
-    Point { elo: 2000, nodes: 150_000.0, temperature: 20.0 },
+    Point { elo: 1750, nodes: 17_000.0, temperature: 65.0 },
+    Point { elo: 2000, nodes: 80_000.0, temperature: 20.0 },
     Point { elo: 2250, nodes: 600_000.0, temperature: 5.0 },
     Point { elo: 2500, nodes: 3_000_000.0, temperature: 0.0 },
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
