@@ -281,20 +281,12 @@ fn king_danger(pos: &Position, them: Color, targets: Bitboard, occupied: Bitboar
     if targets.is_empty() {
         return Bitboard::EMPTY;
     }
-    let mut danger = attacks::pawns_attacks(them, pos.pieces(them, Piece::Pawn)) | attacks::king(pos.king_square(them));
-    for sq in pos.pieces(them, Piece::Knight) {
-        danger |= attacks::knight(sq);
-    }
+    let mut danger = pos.leaper_attacks(them);
     let open = targets & !danger;
     let diagonal = pos.diagonal_sliders(them);
     let orthogonal = pos.orthogonal_sliders(them);
     if 2 * open.count() >= diagonal.count() + orthogonal.count() {
-        for sq in diagonal {
-            danger |= attacks::bishop(sq, occupied);
-        }
-        for sq in orthogonal {
-            danger |= attacks::rook(sq, occupied);
-        }
+        danger |= pos.slider_attacks(them, occupied);
     } else {
         for to in open {
             if (attacks::bishop(to, occupied) & diagonal).is_nonempty()

@@ -20,11 +20,25 @@ impl Position {
     /// Every square attacked by `color`'s pieces when `occupied` holds the blockers.
     #[inline]
     pub fn attacks_of(&self, color: Color, occupied: Bitboard) -> Bitboard {
+        self.leaper_attacks(color) | self.slider_attacks(color, occupied)
+    }
+
+    /// Every square attacked by `color`'s pawns, knights and king, which no blocker stops.
+    #[inline]
+    pub fn leaper_attacks(&self, color: Color) -> Bitboard {
         let mut attacked = attacks::pawns_attacks(color, self.pieces(color, Piece::Pawn));
         attacked |= attacks::king(self.king_square(color));
         for sq in self.pieces(color, Piece::Knight) {
             attacked |= attacks::knight(sq);
         }
+        attacked
+    }
+
+    /// Every square attacked by `color`'s bishops, rooks and queens when `occupied` holds the
+    /// blockers.
+    #[inline]
+    pub fn slider_attacks(&self, color: Color, occupied: Bitboard) -> Bitboard {
+        let mut attacked = Bitboard::EMPTY;
         for sq in self.diagonal_sliders(color) {
             attacked |= attacks::bishop(sq, occupied);
         }
