@@ -174,8 +174,8 @@ pub fn mate_in_moves(score: i32) -> Option<i32> {
 
 /// Searches `root` under `limits`, calling `report` after each iteration (and on aspiration
 /// failures), and returns the best move found. With a pool of more than one thread (and one
-/// `Histories` per thread) iterations from depth 2 on split from the root down (`root.rs`, `split.rs`); with one
-/// thread the search is the plain single-threaded one.
+/// `Histories` per thread) iterations from depth 2 on split from the root down (`root.rs`,
+/// `split.rs`); with one thread the search is the plain single-threaded one.
 pub fn search(
     root: &Position,
     limits: &Limits,
@@ -185,27 +185,8 @@ pub fn search(
     let start = Instant::now();
     let game_ply = 2 * u32::from(root.fullmove_number().max(1) - 1) + u32::from(!root.side_to_move().is_white());
     let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, game_ply, start);
-    let mut legal = MoveList::new();
-    generate_legal(root, &mut legal);
-    let mut filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
-    let mut root_moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
-    // In the tables, only the moves that keep the best tablebase result are searched.
-    let ranking = context.tablebases.and_then(|tb| tablebase::rank_root_moves(tb, root, &root_moves, context.history));
-    if let Some(ranking) = &ranking {
-        root_moves.clone_from(&ranking.best);
-        filter.clone_from(&ranking.best);
-    }
-    let probe_below = ranking.as_ref().is_none_or(|r| r.probe_below);
-    let tb_settings = context.tablebases.filter(|_| probe_below);
-    let root_tb_hits = ranking.as_ref().map_or(0, |r| r.scores.len() as u64);
-    // A root in the tables shows its tablebase score unless the search proves a mate.
-    let shown_score = |mv: Option<&Move>, score: i32| -> i32 {
-        match (&ranking, mv) {
-            (Some(ranking), Some(&mv)) if score.abs() < MATE_BOUND => ranking.score_of(mv).unwrap_or(score),
-            _ => score,
-        }
-    };
-    let Some(&first) = root_moves.first() else {
+    let mut root_moves = RootMoves::new(root, limits, context.tablebases, context.history);
+    let Some(&first) = root_moves.moves.first() else {
         let score = if root.is_check() { -MATE } else { 0 };
         return SearchResult {
             best_move: Move::NULL,
@@ -217,18 +198,28 @@ pub fn search(
         };
     };
 
+    // The threads: with more than one, every worker joins the split hub and iterations run on
+    // the pool.
     context.tt.new_search();
-    let tt = context.tt;
     let control = context.control;
     let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
     let hub = split::SplitHub::default();
+    let tb_settings = context.tablebases.filter(|_| root_moves.probe_below());
     let mut workers: Vec<Worker> = context
         .histories
         .iter_mut()
         .take(threads)
         .map(|histories| {
-            Worker::new(tt, control, time.clone(), limits.nodes, context.history, histories, filter.clone())
-                .with_tablebases(tb_settings.cloned())
+            Worker::new(
+                context.tt,
+                control,
+                time.clone(),
+                limits.nodes,
+                context.history,
+                histories,
+                root_moves.filter.clone(),
+            )
+            .with_tablebases(tb_settings.cloned())
         })
         .collect();
     if threads > 1 {
@@ -236,169 +227,311 @@ pub fn search(
             worker.join(&hub);
         }
     }
-    let mut result =
-        SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
-    let mut pv = vec![first];
-    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
-    let wanted_lines = limits.multipv.clamp(1, root_moves.len());
-    let mut stable_iterations = 0;
-    let mut scores: Vec<i32> = Vec::new();
-    let nodes = |workers: &[Worker]| workers.iter().map(|w| w.nodes).sum::<u64>();
-    let seldepth = |workers: &[Worker]| workers.iter().map(|w| w.seldepth).max().unwrap_or(0);
-    let tbhits = |workers: &[Worker]| root_tb_hits + workers.iter().map(|w| w.tb_hits).sum::<u64>();
+    let mut search = RootSearch {
+        root,
+        workers,
+        pool: context.pool.filter(|_| threads > 1),
+        hub: &hub,
+        tt: context.tt,
+        root_tb_hits: root_moves.tb_hits(),
+    };
 
+    let mut progress = Progress::new(first);
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
+    let wanted_lines = limits.multipv.clamp(1, root_moves.moves.len());
     'deepening: for depth in 1..=max_depth {
-        for worker in &mut workers {
+        for worker in &mut search.workers {
             worker.may_stop = depth > 1;
         }
-        let split = threads > 1;
+        // The iteration's lines, each by aspiration windows; MultiPV searches each further line
+        // without the moves of the lines above.
         let mut failed_low = false;
         let mut lines: Vec<Line> = Vec::with_capacity(wanted_lines);
         for line_index in 0..wanted_lines {
-            // MultiPV: each further line searches the root without the moves of the lines above.
             let excluded: Vec<Move> = lines.iter().filter_map(|line| line.pv.first().copied()).collect();
-            for worker in &mut workers {
+            for worker in &mut search.workers {
                 worker.root_excluded.clone_from(&excluded);
             }
-            let line_moves: Vec<Move> = root_moves.iter().copied().filter(|mv| !excluded.contains(mv)).collect();
-            let previous = result.lines.get(line_index).map_or(result.score, |line| line.score);
-            let mut delta = pruning::ASPIRATION_DELTA.get();
-            let (mut alpha, mut beta) = if depth >= pruning::ASPIRATION_MIN_DEPTH {
-                (previous - delta, previous + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let mut line_pv: Vec<Move>;
-            let score = loop {
-                let score = match (split, context.pool) {
-                    (true, Some(pool)) => {
-                        let iteration = root::RootIteration { root, alpha, beta, depth };
-                        let score = root::split_search(&mut workers, pool, &hub, iteration);
-                        line_pv = workers[0].principal_variation().to_vec();
-                        score
-                    }
-                    _ => {
-                        let score = workers[0].search_root(root, alpha, beta, depth);
-                        line_pv = workers[0].principal_variation().to_vec();
-                        score
-                    }
-                };
-                if workers.iter().any(|w| w.stopped) {
-                    // A move that beat the first one in the unfinished iteration is better
-                    // informed than the last complete iteration's best.
-                    if let (0, 1, Some((best, score, line))) = (line_index, wanted_lines, workers[0].root_best.take()) {
-                        if best != result.best_move {
-                            result.best_move = best;
-                            result.score = score;
-                            pv = line;
-                            result.lines = vec![Line { score, pv: pv.clone() }];
-                        }
-                    }
-                    break 'deepening;
+            let previous = progress.result.lines.get(line_index).map_or(progress.result.score, |line| line.score);
+            let Some(outcome) = search.aspiration(depth, line_index + 1, previous, &progress.pv, report) else {
+                // A move that beat the first one in the unfinished iteration is better informed
+                // than the last complete iteration's best.
+                if let (0, 1, Some(best)) = (line_index, wanted_lines, search.workers[0].root_best.take()) {
+                    progress.adopt_unfinished(best);
                 }
-                let bound = if score <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INFINITY);
-                    failed_low = true;
-                    ScoreBound::Upper
-                } else if score >= beta {
-                    beta = (score + delta).min(INFINITY);
-                    ScoreBound::Lower
-                } else {
-                    break score;
-                };
-                // Bounds are shown only once the search is slow enough for a human to watch.
-                if workers[0].time().elapsed() > Duration::from_secs(1) {
-                    report(&Report {
-                        depth,
-                        seldepth: seldepth(&workers),
-                        multipv: line_index + 1,
-                        score,
-                        bound,
-                        nodes: nodes(&workers),
-                        elapsed: workers[0].time().elapsed(),
-                        hashfull: tt.hashfull(),
-                        tbhits: tbhits(&workers),
-                        pv: lines.get(line_index).map_or_else(|| pv.clone(), |line| line.pv.clone()),
-                    });
-                }
-                delta += delta / 2;
+                break 'deepening;
             };
-            if line_pv.is_empty() {
-                line_pv = line_moves.first().copied().into_iter().collect();
+            failed_low |= outcome.failed_low;
+            let mut pv = outcome.pv;
+            if pv.is_empty() {
+                pv = root_moves.moves.iter().copied().find(|mv| !excluded.contains(mv)).into_iter().collect();
             }
-            lines.push(Line { score, pv: line_pv });
+            lines.push(Line { score: outcome.score, pv });
         }
-        // Lines found later may score higher than earlier ones (they were searched with other
-        // windows): order them by score, keeping the search order among equals.
+
+        // The iteration is complete: its lines become the result and are reported.
+        let score = progress.adopt(depth, lines, &mut root_moves.moves);
+        for (index, line) in progress.result.lines.iter().enumerate() {
+            let shown = root_moves.shown_score(line.pv.first(), line.score);
+            report(&search.report(depth, index + 1, shown, ScoreBound::Exact, line.pv.clone()));
+        }
+
+        if !progress.go_deeper(depth, score, failed_low, limits, control, &search) {
+            break;
+        }
+    }
+
+    for worker in &mut search.workers {
+        worker.flush_nodes();
+    }
+    let Progress { mut result, pv, .. } = progress;
+    result.nodes = search.nodes();
+    result.score = root_moves.shown_score(Some(&result.best_move), result.score);
+    for line in &mut result.lines {
+        line.score = root_moves.shown_score(line.pv.first(), line.score);
+    }
+    result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, context.tt));
+    result
+}
+
+/// The root moves to search: the legal moves (or those of `searchmoves` that are legal), and in
+/// the tablebases only those that keep the best result.
+struct RootMoves {
+    /// The moves searched, best first after each iteration.
+    moves: Vec<Move>,
+    /// What the workers restrict the root to (empty: every legal move).
+    filter: Vec<Move>,
+    /// The tablebase ranking, when the root is in the tables.
+    ranking: Option<tablebase::RootRanking>,
+}
+
+impl RootMoves {
+    fn new(root: &Position, limits: &Limits, tablebases: Option<&TbSettings>, history: &[u64]) -> RootMoves {
+        let mut legal = MoveList::new();
+        generate_legal(root, &mut legal);
+        let mut filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
+        let mut moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
+        let ranking = tablebases.and_then(|tb| tablebase::rank_root_moves(tb, root, &moves, history));
+        if let Some(ranking) = &ranking {
+            moves.clone_from(&ranking.best);
+            filter.clone_from(&ranking.best);
+        }
+        RootMoves { moves, filter, ranking }
+    }
+
+    /// Whether the search probes the tablebases below the root.
+    fn probe_below(&self) -> bool {
+        self.ranking.as_ref().is_none_or(|r| r.probe_below)
+    }
+
+    /// The tablebase hits of ranking the root moves.
+    fn tb_hits(&self) -> u64 {
+        self.ranking.as_ref().map_or(0, |r| r.scores.len() as u64)
+    }
+
+    /// The score shown for `mv`: a root in the tables shows its tablebase score unless the
+    /// search proves a mate.
+    fn shown_score(&self, mv: Option<&Move>, score: i32) -> i32 {
+        match (&self.ranking, mv) {
+            (Some(ranking), Some(&mv)) if score.abs() < MATE_BOUND => ranking.score_of(mv).unwrap_or(score),
+            _ => score,
+        }
+    }
+}
+
+/// The threads searching one root, and what their reports read.
+struct RootSearch<'a> {
+    root: &'a Position,
+    workers: Vec<Worker<'a>>,
+    /// The pool, when iterations split over more than one thread.
+    pool: Option<&'a WorkerPool>,
+    hub: &'a split::SplitHub,
+    tt: &'a TranspositionTable,
+    /// Tablebase hits counted before the workers started (ranking the root moves).
+    root_tb_hits: u64,
+}
+
+/// One line of an iteration, searched to an exact score.
+struct LineOutcome {
+    score: i32,
+    pv: Vec<Move>,
+    /// Whether a window failed low on the way.
+    failed_low: bool,
+}
+
+impl RootSearch<'_> {
+    fn nodes(&self) -> u64 {
+        self.workers.iter().map(|w| w.nodes).sum()
+    }
+
+    fn seldepth(&self) -> usize {
+        self.workers.iter().map(|w| w.seldepth).max().unwrap_or(0)
+    }
+
+    fn tbhits(&self) -> u64 {
+        self.root_tb_hits + self.workers.iter().map(|w| w.tb_hits).sum::<u64>()
+    }
+
+    fn stopped(&self) -> bool {
+        self.workers.iter().any(|w| w.stopped)
+    }
+
+    /// The root searched at `depth` in the window (`alpha`, `beta`); the first worker then
+    /// holds the principal variation.
+    fn search_window(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
+        match self.pool {
+            Some(pool) => {
+                let iteration = root::RootIteration { root: self.root, alpha, beta, depth };
+                root::split_search(&mut self.workers, pool, self.hub, iteration)
+            }
+            None => self.workers[0].search_root(self.root, alpha, beta, depth),
+        }
+    }
+
+    /// Line `multipv` at `depth`, in a window around `previous` (the full window below
+    /// `ASPIRATION_MIN_DEPTH`) widened by half on each failure; a failure is reported (with
+    /// `pv`, the best line so far) once the search has run a second. `None` when stopped.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        multipv: usize,
+        previous: i32,
+        pv: &[Move],
+        report: &mut dyn FnMut(&Report),
+    ) -> Option<LineOutcome> {
+        let mut delta = pruning::ASPIRATION_DELTA.get();
+        let (mut alpha, mut beta) = if depth >= pruning::ASPIRATION_MIN_DEPTH {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        let mut failed_low = false;
+        loop {
+            let score = self.search_window(depth, alpha, beta);
+            if self.stopped() {
+                return None;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                failed_low = true;
+                ScoreBound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                ScoreBound::Lower
+            } else {
+                let pv = self.workers[0].principal_variation().to_vec();
+                return Some(LineOutcome { score, pv, failed_low });
+            };
+            if self.workers[0].time().elapsed() > Duration::from_secs(1) {
+                report(&self.report(depth, multipv, score, bound, pv.to_vec()));
+            }
+            delta += delta / 2;
+        }
+    }
+
+    fn report(&self, depth: i32, multipv: usize, score: i32, bound: ScoreBound, pv: Vec<Move>) -> Report {
+        Report {
+            depth,
+            seldepth: self.seldepth(),
+            multipv,
+            score,
+            bound,
+            nodes: self.nodes(),
+            elapsed: self.workers[0].time().elapsed(),
+            hashfull: self.tt.hashfull(),
+            tbhits: self.tbhits(),
+            pv,
+        }
+    }
+}
+
+/// What the iterations so far have settled.
+struct Progress {
+    result: SearchResult,
+    /// The best line's moves.
+    pv: Vec<Move>,
+    /// Completed iterations in a row with the same best move.
+    stable_iterations: u32,
+    /// Each completed iteration's best score.
+    scores: Vec<i32>,
+}
+
+impl Progress {
+    fn new(first: Move) -> Progress {
+        let result =
+            SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
+        Progress { result, pv: vec![first], stable_iterations: 0, scores: Vec::new() }
+    }
+
+    /// Takes a complete iteration's `lines` and returns its best score. Lines found later may
+    /// score higher than earlier ones (other windows): they are ordered by score, keeping the
+    /// search order among equals, and their first moves lead `root_moves`, in line order.
+    fn adopt(&mut self, depth: i32, mut lines: Vec<Line>, root_moves: &mut [Move]) -> i32 {
         lines.sort_by_key(|line| std::cmp::Reverse(line.score));
         let score = lines[0].score;
         if let Some(&best) = lines[0].pv.first() {
-            stable_iterations = if best == result.best_move { stable_iterations + 1 } else { 0 };
-            result.best_move = best;
-            pv = lines[0].pv.clone();
-            // Root moves are searched best first: the lines' moves lead, in line order.
+            self.stable_iterations = if best == self.result.best_move { self.stable_iterations + 1 } else { 0 };
+            self.result.best_move = best;
+            self.pv = lines[0].pv.clone();
             for line in lines.iter().rev() {
                 if let Some(index) = line.pv.first().and_then(|first| root_moves.iter().position(|mv| mv == first)) {
                     root_moves[..=index].rotate_right(1);
                 }
             }
         }
-        result.score = score;
-        result.depth = depth;
-        for (index, line) in lines.iter().enumerate() {
-            report(&Report {
-                depth,
-                seldepth: seldepth(&workers),
-                multipv: index + 1,
-                score: shown_score(line.pv.first(), line.score),
-                bound: ScoreBound::Exact,
-                nodes: nodes(&workers),
-                elapsed: workers[0].time().elapsed(),
-                hashfull: tt.hashfull(),
-                tbhits: tbhits(&workers),
-                pv: line.pv.clone(),
-            });
-        }
-        result.lines = lines;
+        self.result.score = score;
+        self.result.depth = depth;
+        self.result.lines = lines;
+        score
+    }
 
+    /// Whether to search one iteration deeper after the one at `depth` ended with `score`
+    /// (`failed_low`: a window failed low on the way), recording the score.
+    fn go_deeper(
+        &mut self,
+        depth: i32,
+        score: i32,
+        failed_low: bool,
+        limits: &Limits,
+        control: &SearchControl,
+        search: &RootSearch,
+    ) -> bool {
         let mate = mate_in_moves(score);
         if let (Some(wanted), Some(found)) = (limits.mate, mate) {
             if found > 0 && found <= wanted {
-                break;
+                return false;
             }
         }
         // Far beyond a proven mate's length, deeper iterations rarely shorten it: stop (an
         // infinite search then waits quietly for `stop`), unless `go mate` wants a shorter one.
         if limits.mate.is_none() && mate.is_some_and(|m| depth > 4 * m.abs() + 8) {
-            break;
+            return false;
         }
         let stats = IterationStats {
             depth,
-            stable_iterations,
-            best_move_node_share: node_share(&workers[0].root_move_nodes, result.best_move),
-            score_drop: average_of_last_two(&scores).map_or(0, |average| average - score),
+            stable_iterations: self.stable_iterations,
+            best_move_node_share: node_share(&search.workers[0].root_move_nodes, self.result.best_move),
+            score_drop: average_of_last_two(&self.scores).map_or(0, |average| average - score),
             failed_low,
         };
-        scores.push(score);
-        if !control.is_pondering() && workers[0].time().should_stop_deepening(&stats) {
-            break;
+        self.scores.push(score);
+        if !control.is_pondering() && search.workers[0].time().should_stop_deepening(&stats) {
+            return false;
         }
-        if limits.nodes.is_some_and(|n| nodes(&workers) >= n) {
-            break;
-        }
+        limits.nodes.is_none_or(|n| search.nodes() < n)
     }
 
-    for worker in &mut workers {
-        worker.flush_nodes();
+    /// Takes the best move of an unfinished iteration (move, score, line) when it differs from
+    /// the last complete iteration's.
+    fn adopt_unfinished(&mut self, (best, score, line): (Move, i32, Vec<Move>)) {
+        if best != self.result.best_move {
+            self.result.best_move = best;
+            self.result.score = score;
+            self.pv = line;
+            self.result.lines = vec![Line { score, pv: self.pv.clone() }];
+        }
     }
-    result.nodes = nodes(&workers);
-    result.score = shown_score(Some(&result.best_move), result.score);
-    for line in &mut result.lines {
-        line.score = shown_score(line.pv.first(), line.score);
-    }
-    result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, tt));
-    result
 }
 
 /// The average of the last two scores (or the one there is).
