@@ -20,6 +20,7 @@ use crate::say;
 use crate::search::ordering::Histories;
 use crate::search::strength::{Evaluation, Strength};
 use crate::search::tablebase::TbSettings;
+use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{mate_in_moves, search, Report, ScoreBound, SearchContext, SearchControl};
 use crate::tb::Tablebases;
@@ -436,6 +437,15 @@ impl Engine {
 
     fn go(&mut self, go: Go) {
         self.finish_search();
+        if let Some((limits, strength)) = self.search_limits(go) {
+            self.start_search(limits, strength);
+        }
+    }
+
+    /// The limits of `go` with the options applied (`searchmoves` parsed, `MultiPV`, reduced
+    /// strength), and the strength setting; `None` when the book answered instead (its move is
+    /// already printed).
+    fn search_limits(&mut self, go: Go) -> Option<(Limits, Option<Strength>)> {
         for warning in &go.warnings {
             say!("info string warning: {warning}");
         }
@@ -454,7 +464,7 @@ impl Engine {
             if let Some(mv) = self.book.as_ref().and_then(|book| book.pick(&self.position, random)) {
                 say!("info string book move {}", mv.to_uci(self.options.chess960));
                 print_bestmove(mv, Move::NULL, self.options.chess960);
-                return;
+                return None;
             }
         }
         let strength = self.options.limit_strength.then(|| Strength::new(self.options.elo, Evaluation::current()));
@@ -463,6 +473,12 @@ impl Engine {
             limits.nodes = Some(limits.nodes.map_or(strength.node_limit(), |n| n.min(strength.node_limit())));
             limits.multipv = limits.multipv.max(strength.lines());
         }
+        Some((limits, strength))
+    }
+
+    /// Starts the search thread, which prints the reports and exactly one `bestmove` (a move
+    /// chosen by `strength` when it is set) and hands the histories back when joined.
+    fn start_search(&mut self, limits: Limits, strength: Option<Strength>) {
         let shown_lines = self.options.multipv;
         let show_wdl = self.options.show_wdl;
         let random = self.next_random();
