@@ -143,6 +143,13 @@ pub struct SearchResult {
     pub lines: Vec<Line>,
 }
 
+impl SearchResult {
+    /// A result before any iteration: `best_move` with `score`, nothing searched.
+    fn unsearched(best_move: Move, score: i32) -> SearchResult {
+        SearchResult { best_move, ponder_move: Move::NULL, score, depth: 0, nodes: 0, lines: Vec::new() }
+    }
+}
+
 /// What a search needs besides the position and limits.
 pub struct SearchContext<'a> {
     /// The shared transposition table.
@@ -187,54 +194,13 @@ pub fn search(
     let time = TimeManager::new(limits, root.side_to_move(), context.move_overhead_ms, game_ply, start);
     let mut root_moves = RootMoves::new(root, limits, context.tablebases, context.history);
     let Some(&first) = root_moves.moves.first() else {
-        let score = if root.is_check() { -MATE } else { 0 };
-        return SearchResult {
-            best_move: Move::NULL,
-            ponder_move: Move::NULL,
-            score,
-            depth: 0,
-            nodes: 0,
-            lines: Vec::new(),
-        };
+        return SearchResult::unsearched(Move::NULL, if root.is_check() { -MATE } else { 0 });
     };
 
-    // The threads: with more than one, every worker joins the split hub and iterations run on
-    // the pool.
-    context.tt.new_search();
     let control = context.control;
-    let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
+    let tt = context.tt;
     let hub = split::SplitHub::default();
-    let tb_settings = context.tablebases.filter(|_| root_moves.probe_below());
-    let mut workers: Vec<Worker> = context
-        .histories
-        .iter_mut()
-        .take(threads)
-        .map(|histories| {
-            Worker::new(
-                context.tt,
-                control,
-                time.clone(),
-                limits.nodes,
-                context.history,
-                histories,
-                root_moves.filter.clone(),
-            )
-            .with_tablebases(tb_settings.cloned())
-        })
-        .collect();
-    if threads > 1 {
-        for worker in &mut workers {
-            worker.join(&hub);
-        }
-    }
-    let mut search = RootSearch {
-        root,
-        workers,
-        pool: context.pool.filter(|_| threads > 1),
-        hub: &hub,
-        tt: context.tt,
-        root_tb_hits: root_moves.tb_hits(),
-    };
+    let mut search = RootSearch::new(root, limits, context, time, &root_moves, &hub);
 
     let mut progress = Progress::new(first);
     let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 4).clamp(1, MAX_PLY as i32 - 4);
@@ -290,7 +256,7 @@ pub fn search(
     for line in &mut result.lines {
         line.score = root_moves.shown_score(line.pv.first(), line.score);
     }
-    result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, context.tt));
+    result.ponder_move = pv.get(1).copied().unwrap_or_else(|| expected_reply(root, result.best_move, tt));
     result
 }
 
@@ -359,7 +325,46 @@ struct LineOutcome {
     failed_low: bool,
 }
 
-impl RootSearch<'_> {
+impl<'a> RootSearch<'a> {
+    /// The threads for `root` (starting a new search in the table): one worker per thread of
+    /// the pool that has its own histories; with more than one, every worker joins `hub` and
+    /// iterations split over the pool.
+    fn new(
+        root: &'a Position,
+        limits: &Limits,
+        context: SearchContext<'a>,
+        time: TimeManager,
+        root_moves: &RootMoves,
+        hub: &'a split::SplitHub,
+    ) -> RootSearch<'a> {
+        context.tt.new_search();
+        let threads = context.pool.map_or(1, |pool| pool.threads()).min(context.histories.len()).max(1);
+        let tb_settings = context.tablebases.filter(|_| root_moves.probe_below());
+        let mut workers: Vec<Worker<'a>> = context
+            .histories
+            .iter_mut()
+            .take(threads)
+            .map(|histories| {
+                let filter = root_moves.filter.clone();
+                Worker::new(context.tt, context.control, time.clone(), limits.nodes, context.history, histories, filter)
+                    .with_tablebases(tb_settings.cloned())
+            })
+            .collect();
+        if threads > 1 {
+            for worker in &mut workers {
+                worker.join(hub);
+            }
+        }
+        RootSearch {
+            root,
+            workers,
+            pool: context.pool.filter(|_| threads > 1),
+            hub,
+            tt: context.tt,
+            root_tb_hits: root_moves.tb_hits(),
+        }
+    }
+
     fn nodes(&self) -> u64 {
         self.workers.iter().map(|w| w.nodes).sum()
     }
@@ -459,9 +464,12 @@ struct Progress {
 
 impl Progress {
     fn new(first: Move) -> Progress {
-        let result =
-            SearchResult { best_move: first, ponder_move: Move::NULL, score: 0, depth: 0, nodes: 0, lines: Vec::new() };
-        Progress { result, pv: vec![first], stable_iterations: 0, scores: Vec::new() }
+        Progress {
+            result: SearchResult::unsearched(first, 0),
+            pv: vec![first],
+            stable_iterations: 0,
+            scores: Vec::new(),
+        }
     }
 
     /// Takes a complete iteration's `lines` and returns its best score. Lines found later may
