@@ -86,28 +86,53 @@ impl Accumulator {
     /// This accumulator changed by `delta`.
     #[inline]
     pub fn updated(&self, net: &Network, delta: &Delta) -> Accumulator {
-        let mut next = *self;
+        let mut next = Accumulator::ZERO;
+        self.update_into(net, delta, &mut next);
+        next
+    }
+
+    /// Writes this accumulator changed by `delta` into `out`, each perspective in one pass over
+    /// its rows for the usual moves (a quiet move, a capture, castling), so nothing is copied
+    /// first and no value is stored twice.
+    #[inline]
+    pub fn update_into(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
         for perspective in Color::ALL {
-            let values = &mut next.values[perspective];
+            let source = &self.values[perspective];
+            let target = &mut out.values[perspective];
+            let row = |feature: u16| &net.feature_weights[perspective_feature(feature, perspective)];
             match (delta.added(), delta.removed()) {
-                ([add], [remove]) => {
-                    let add = &net.feature_weights[perspective_feature(*add, perspective)];
-                    let remove = &net.feature_weights[perspective_feature(*remove, perspective)];
-                    for ((v, &a), &r) in values.iter_mut().zip(add).zip(remove) {
-                        *v = v.wrapping_add(a).wrapping_sub(r);
+                // A quiet move or a promotion.
+                (&[a], &[r]) => {
+                    let (a, r) = (row(a), row(r));
+                    for (i, v) in target.iter_mut().enumerate() {
+                        *v = source[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+                    }
+                }
+                // A capture (en passant included).
+                (&[a], &[r1, r2]) => {
+                    let (a, r1, r2) = (row(a), row(r1), row(r2));
+                    for (i, v) in target.iter_mut().enumerate() {
+                        *v = source[i].wrapping_add(a[i]).wrapping_sub(r1[i]).wrapping_sub(r2[i]);
+                    }
+                }
+                // Castling.
+                (&[a1, a2], &[r1, r2]) => {
+                    let (a1, a2, r1, r2) = (row(a1), row(a2), row(r1), row(r2));
+                    for (i, v) in target.iter_mut().enumerate() {
+                        *v = source[i].wrapping_add(a1[i]).wrapping_add(a2[i]).wrapping_sub(r1[i]).wrapping_sub(r2[i]);
                     }
                 }
                 (added, removed) => {
+                    *target = *source;
                     for &add in added {
-                        add_row(values, &net.feature_weights[perspective_feature(add, perspective)]);
+                        add_row(target, row(add));
                     }
                     for &remove in removed {
-                        sub_row(values, &net.feature_weights[perspective_feature(remove, perspective)]);
+                        sub_row(target, row(remove));
                     }
                 }
             }
         }
-        next
     }
 }
 

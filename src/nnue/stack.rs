@@ -62,8 +62,9 @@ impl AccumulatorStack {
         }
         for next in base + 1..=ply {
             if let State::Pending(delta) = self.slots[next].state {
-                let acc = self.slots[next - 1].acc.updated(net, &delta);
-                self.slots[next] = Slot { acc, state: State::Computed };
+                let (done, rest) = self.slots.split_at_mut(next);
+                done[next - 1].acc.update_into(net, &delta, &mut rest[0].acc);
+                rest[0].state = State::Computed;
             }
         }
         net.output(&self.slots[ply].acc, pos)
