@@ -52,6 +52,16 @@ struct StaticEval {
     improving: bool,
 }
 
+/// A move of the move loop, with what its pruning and reduction read.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: Move,
+    quiet: bool,
+    gives_check: bool,
+    /// The quiet move's history score (0 for a noisy move).
+    history: i32,
+}
+
 /// The move loop's result so far.
 struct Best {
     score: i32,
@@ -641,40 +651,27 @@ impl<'a> Worker<'a> {
             if quiet && may_prune && best.score > -MATE_BOUND && late_moves_exhausted(node, eval, best.moves_searched) {
                 picker.keep_only_quiet_checks(pos, &info);
             }
-            let history = if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 };
-            let gives_check = pos.gives_check(mv, &info);
+            let candidate = Candidate {
+                mv,
+                quiet,
+                gives_check: pos.gives_check(mv, &info),
+                history: if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 },
+            };
             // Once a move has been found that is not being mated; checking moves are kept
             // (they are few, and they find the mates).
             if may_prune
                 && best.score > -MATE_BOUND
-                && !gives_check
-                && self.prunes_move(pos, node, eval, mv, history, best.moves_searched)
+                && !candidate.gives_check
+                && self.prunes_move(pos, node, eval, &candidate, best.moves_searched)
             {
                 continue;
             }
             best.moves_searched += 1;
             tried.push(mv, quiet);
 
-            let new_depth = node.depth - 1 + i32::from(gives_check);
-            // Late-move reduction for quiet moves and losing captures searched late.
-            let mut r = 0;
-            if node.depth >= LMR_MIN_DEPTH
-                && best.moves_searched > 1 + usize::from(root)
-                && (quiet || !see_ge(pos, mv, 0))
-            {
-                let killers = self.stack[ply].killers;
-                let late = LateMove {
-                    depth: node.depth,
-                    number: best.moves_searched,
-                    pv_node: PV,
-                    cut_node: node.cut_node,
-                    improving: eval.improving,
-                    gives_check,
-                    history,
-                    refutation: mv == killers[0] || mv == killers[1] || mv == counter,
-                };
-                r = late.reduction().clamp(0, new_depth - 1);
-            }
+            let new_depth = node.depth - 1 + i32::from(candidate.gives_check);
+            let r =
+                self.late_move_reduction::<PV>(pos, node, eval, &candidate, best.moves_searched, counter, new_depth);
             if let Some(jobs) = split_jobs.as_mut() {
                 jobs.push(SplitMove { mv, new_depth, reduction: r });
                 continue;
@@ -712,6 +709,42 @@ impl<'a> Worker<'a> {
         (!self.root_filter.is_empty() && !self.root_filter.contains(&mv)) || self.root_excluded.contains(&mv)
     }
 
+    /// The reduction of `candidate`, the `number`th move searched at `node`, to be searched
+    /// `new_depth` deep: late-move reduction for quiet moves and losing captures searched late
+    /// enough and deep enough (leaving at least one ply), 0 otherwise.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn late_move_reduction<const PV: bool>(
+        &self,
+        pos: &Position,
+        node: &Node,
+        eval: &StaticEval,
+        candidate: &Candidate,
+        number: usize,
+        counter: Move,
+        new_depth: i32,
+    ) -> i32 {
+        let mv = candidate.mv;
+        if node.depth < LMR_MIN_DEPTH
+            || number <= 1 + usize::from(node.ply == 0)
+            || (!candidate.quiet && see_ge(pos, mv, 0))
+        {
+            return 0;
+        }
+        let killers = self.stack[node.ply].killers;
+        let late = LateMove {
+            depth: node.depth,
+            number,
+            pv_node: PV,
+            cut_node: node.cut_node,
+            improving: eval.improving,
+            gives_check: candidate.gives_check,
+            history: candidate.history,
+            refutation: mv == killers[0] || mv == killers[1] || mv == counter,
+        };
+        late.reduction().clamp(0, new_depth - 1)
+    }
+
     /// Move-loop pruning of a move that gives no check: late-move pruning by move count,
     /// futility pruning of quiet moves, and SEE pruning, all near the leaves.
     fn prunes_move(
@@ -719,10 +752,10 @@ impl<'a> Worker<'a> {
         pos: &Position,
         node: &Node,
         eval: &StaticEval,
-        mv: Move,
-        history: i32,
+        candidate: &Candidate,
         moves_searched: usize,
     ) -> bool {
+        let (mv, history) = (candidate.mv, candidate.history);
         let depth = node.depth;
         if depth > MOVE_PRUNING_MAX_DEPTH {
             return false;

@@ -11,6 +11,10 @@ use crate::types::{Color, Move, Piece};
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// Added to a noisy evasion's score so that captures and promotions out of check come before
+/// every quiet evasion (history scores stay below it).
+const EVASION_NOISY_BONUS: i32 = 1 << 20;
+
 /// A piece of a colour, as an index 0..12 for history tables.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct PieceIndex(u8);
@@ -292,27 +296,15 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateNoisy => {
-                    generate::<NoisyMoves, _>(pos, &mut self.buf.moves);
-                    for (i, &mv) in self.buf.moves.iter().enumerate() {
-                        self.buf.scores[i] = noisy_score(pos, mv, histories);
-                    }
-                    self.next = 0;
+                    self.generate_noisy(pos, histories);
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.pick_best() {
                     Some(mv) if mv == self.tt_move => {}
                     Some(mv) => {
-                        // Quiescence skips underpromotions; losing captures wait for the end.
-                        if self.noisy_only && mv.promotion().is_some_and(|p| p != Piece::Queen) {
-                            continue;
+                        if self.hands_out_noisy_now(pos, mv) {
+                            return Some(mv);
                         }
-                        if !see_ge(pos, mv, 0) {
-                            if !self.noisy_only {
-                                self.buf.bad_noisy.push(mv);
-                            }
-                            continue;
-                        }
-                        return Some(mv);
                     }
                     None => {
                         self.stage = if self.noisy_only { Stage::Done } else { Stage::Killer1 };
@@ -334,13 +326,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiet => {
-                    self.buf.moves.clear();
-                    generate::<QuietMoves, _>(pos, &mut self.buf.moves);
-                    self.next = 0;
-                    self.drop_quiet_non_checks(pos);
-                    for (i, &mv) in self.buf.moves.iter().enumerate() {
-                        self.buf.scores[i] = histories.quiet_score(pos, mv, previous);
-                    }
+                    self.generate_quiet(pos, histories, previous);
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => match self.pick_best() {
@@ -360,15 +346,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    generate::<AllMoves, _>(pos, &mut self.buf.moves);
-                    for (i, &mv) in self.buf.moves.iter().enumerate() {
-                        self.buf.scores[i] = if mv.is_noisy() {
-                            (1 << 20) + noisy_score(pos, mv, histories)
-                        } else {
-                            histories.quiet_score(pos, mv, previous)
-                        };
-                    }
-                    self.next = 0;
+                    self.generate_evasions(pos, histories, previous);
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.pick_best() {
@@ -379,6 +357,60 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// Whether the noisy move `mv` goes out in the good-noisy stage. Quiescence skips
+    /// underpromotions; a capture that loses material by SEE is put aside for the last stage
+    /// (dropped in quiescence).
+    #[inline(always)]
+    fn hands_out_noisy_now(&mut self, pos: &Position, mv: Move) -> bool {
+        if self.noisy_only && mv.promotion().is_some_and(|p| p != Piece::Queen) {
+            return false;
+        }
+        if !see_ge(pos, mv, 0) {
+            if !self.noisy_only {
+                self.buf.bad_noisy.push(mv);
+            }
+            return false;
+        }
+        true
+    }
+
+    /// Generates and scores the captures and promotions (MVV-LVA and capture history).
+    #[inline(always)]
+    fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
+        generate::<NoisyMoves, _>(pos, &mut self.buf.moves);
+        for (i, &mv) in self.buf.moves.iter().enumerate() {
+            self.buf.scores[i] = noisy_score(pos, mv, histories);
+        }
+        self.next = 0;
+    }
+
+    /// Replaces the noisy moves with the quiet ones (only the checks, once late-move pruning
+    /// asked for that), scored by history.
+    #[inline(always)]
+    fn generate_quiet(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) {
+        self.buf.moves.clear();
+        generate::<QuietMoves, _>(pos, &mut self.buf.moves);
+        self.next = 0;
+        self.drop_quiet_non_checks(pos);
+        for (i, &mv) in self.buf.moves.iter().enumerate() {
+            self.buf.scores[i] = histories.quiet_score(pos, mv, previous);
+        }
+    }
+
+    /// Generates every evasion of a check, the noisy ones scored above every quiet one.
+    #[inline(always)]
+    fn generate_evasions(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) {
+        generate::<AllMoves, _>(pos, &mut self.buf.moves);
+        for (i, &mv) in self.buf.moves.iter().enumerate() {
+            self.buf.scores[i] = if mv.is_noisy() {
+                EVASION_NOISY_BONUS + noisy_score(pos, mv, histories)
+            } else {
+                histories.quiet_score(pos, mv, previous)
+            };
+        }
+        self.next = 0;
     }
 
     /// Whether `mv` is a legal quiet move not already handed out as the TT move.
