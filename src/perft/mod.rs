@@ -58,7 +58,19 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
     fn visit(&mut self, mv: Move, piece: Piece) {
         let mut child = self.parent.clone();
         child.make_move_unkeyed(mv, piece, &self.info);
-        self.nodes += count_leaves::<BULK>(&child, self.depth);
+        self.count_below(&child);
+    }
+
+    /// Counts the leaves below `child`; a leaf itself is kept (`black_box`), so its make is
+    /// never optimised away.
+    #[inline(always)]
+    fn count_below(&mut self, child: &Position) {
+        if !BULK && self.depth == 0 {
+            std::hint::black_box(child);
+            self.nodes += 1;
+        } else {
+            self.nodes += count_leaves::<BULK>(child, self.depth);
+        }
     }
 
     /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`).
@@ -66,7 +78,7 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
     fn visit_plain_quiet(&mut self, from: Square, to: Square, piece: Piece) {
         let mut child = self.parent.clone();
         child.make_plain_quiet_unkeyed(from, to, piece, &self.info);
-        self.nodes += count_leaves::<BULK>(&child, self.depth);
+        self.count_below(&child);
     }
 }
 
