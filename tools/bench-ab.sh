@@ -13,7 +13,8 @@ run() {
   out=$(/usr/bin/time -f "%U" -o "$timing" "$1" bench 2>&1)
   echo "$(awk '/^Nodes searched/ {n = $3} /^Nodes\/second/ {s = $2} END {print n, s}' <<<"$out") $(cat "$timing")"
 }
-median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# The median of the numbers on standard input, printed with the printf format $1.
+median() { sort -n | awk -v format="$1" '{v[NR] = $1} END {printf format "\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 a=() b=()
 for i in $(seq 1 "$runs"); do
   a+=("$(run "$old")")
@@ -23,7 +24,7 @@ done
 for side in A B; do
   if [ $side = A ]; then rows=("${a[@]}"); else rows=("${b[@]}"); fi
   nodes=$(printf '%s\n' "${rows[@]}" | awk '{print $1}' | sort -u | tr '\n' ' ')
-  nps=$(printf '%s\n' "${rows[@]}" | awk '{print $2}' | median)
-  cpu=$(printf '%s\n' "${rows[@]}" | awk '{print $3}' | median)
+  nps=$(printf '%s\n' "${rows[@]}" | awk '{print $2}' | median %.0f)
+  cpu=$(printf '%s\n' "${rows[@]}" | awk '{print $3}' | median %.3f)
   echo "$side: nodes $nodes median nodes/s $nps, median CPU seconds $cpu"
 done
