@@ -38,6 +38,16 @@ impl AccumulatorStack {
         self.slots.iter_mut().for_each(|slot| slot.state = State::Unknown);
     }
 
+    /// Forgets every ply and computes the accumulator of `pos`, the position at `ply` (a new
+    /// root, or a split point a helper joins), so that the plies below it always start from a
+    /// computed one. Without it, a root whose evaluation comes from the TT is never computed,
+    /// and every later position whose ancestors were not evaluated either is computed from
+    /// scratch.
+    pub fn reset(&mut self, net: &Network, pos: &Position, ply: usize) {
+        self.forget();
+        self.slots[ply] = Slot { acc: Accumulator::refreshed(net, pos), state: State::Computed };
+    }
+
     /// Records that the position at `ply` is `after`, one move (or a null move) from `before`
     /// at `ply - 1`.
     #[inline]

@@ -138,9 +138,12 @@ impl Evaluator {
         Evaluator { net, accumulators: AccumulatorStack::new(plies) }
     }
 
-    /// Forgets the accumulators of the path (a new root, or a path taken from another thread).
-    fn forget(&mut self) {
-        self.accumulators.forget();
+    /// Starts a new path at `pos`, the position at `ply` (a new root, or a split point taken
+    /// from another thread): the accumulators of the old path are forgotten, `pos`'s computed.
+    fn reset(&mut self, pos: &Position, ply: usize) {
+        if let Some(net) = &self.net {
+            self.accumulators.reset(net, pos, ply);
+        }
     }
 
     /// Records the move from `before` (at `ply`) to `after` (at `ply + 1`).
@@ -366,7 +369,7 @@ impl<'a> Worker<'a> {
         self.seldepth = 0;
         self.root_move_nodes.clear();
         self.root_best = None;
-        self.evaluator.forget();
+        self.evaluator.reset(pos, 0);
         self.negamax::<true>(pos, alpha, beta, depth, 0, false)
     }
 
@@ -927,7 +930,7 @@ impl<'a> Worker<'a> {
     /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
     fn help_at(&mut self, point: &Arc<SplitPoint>) {
         let ply = point.node.ply;
-        self.evaluator.forget();
+        self.evaluator.reset(&point.node.pos, ply);
         self.keys.truncate(self.root_len);
         self.keys.extend_from_slice(&point.node.path_keys);
         self.stack[..=ply].copy_from_slice(&point.node.stack);
@@ -971,7 +974,7 @@ impl<'a> Worker<'a> {
 
     /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
     pub fn quiescence_root(&mut self, pos: &Position) -> i32 {
-        self.evaluator.forget();
+        self.evaluator.reset(pos, 0);
         self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
     }
 
