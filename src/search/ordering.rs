@@ -376,7 +376,7 @@ impl MovePicker {
         true
     }
 
-    /// Generates and scores the captures and promotions (MVV-LVA and capture history).
+    /// Generates the captures and promotions, scored by the victim's value and capture history.
     #[inline(always)]
     fn generate_noisy(&mut self, pos: &Position, histories: &Histories) {
         generate::<NoisyMoves, _>(pos, &mut self.buf.moves);
