@@ -83,14 +83,6 @@ impl Accumulator {
         &self.values[perspective]
     }
 
-    /// This accumulator changed by `delta`.
-    #[inline]
-    pub fn updated(&self, net: &Network, delta: &Delta) -> Accumulator {
-        let mut next = Accumulator::ZERO;
-        self.update_into(net, delta, &mut next);
-        next
-    }
-
     /// Writes this accumulator changed by `delta` into `out`, each perspective in one pass over
     /// its rows for the usual moves (a quiet move, a capture, castling), so nothing is copied
     /// first and no value is stored twice.

@@ -67,7 +67,8 @@ fn incremental_updates_equal_a_full_refresh() {
             Some((key, acc)) if key == before.key() => acc,
             _ => Accumulator::refreshed(&net, before),
         };
-        let updated = parent.updated(&net, &Delta::between(before, after));
+        let mut updated = Accumulator::ZERO;
+        parent.update_into(&net, &Delta::between(before, after), &mut updated);
         assert_eq!(updated, Accumulator::refreshed(&net, after), "{} after {}", after.to_fen(), before.to_fen());
         acc = Some((after.key(), updated));
         moves += 1;

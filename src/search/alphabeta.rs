@@ -56,7 +56,6 @@ struct StaticEval {
 #[derive(Clone, Copy)]
 struct Candidate {
     mv: Move,
-    quiet: bool,
     gives_check: bool,
     /// The quiet move's history score (0 for a noisy move).
     history: i32,
@@ -656,7 +655,6 @@ impl<'a> Worker<'a> {
             }
             let candidate = Candidate {
                 mv,
-                quiet,
                 gives_check: pos.gives_check(mv, &info),
                 history: if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 },
             };
@@ -730,7 +728,7 @@ impl<'a> Worker<'a> {
         let mv = candidate.mv;
         if node.depth < LMR_MIN_DEPTH
             || number <= 1 + usize::from(node.ply == 0)
-            || (!candidate.quiet && see_ge(pos, mv, 0))
+            || (mv.is_noisy() && see_ge(pos, mv, 0))
         {
             return 0;
         }
