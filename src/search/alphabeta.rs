@@ -9,7 +9,7 @@ use super::pruning::{
     LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
     LMR_MIN_DEPTH, MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
     NMP_EVAL_MAX_REDUCTION, NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
+    SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN, SE_MARGIN_PER_PLY, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
 };
 use super::see::{captured_value, see_ge};
 use super::split::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint, MAX_SPLIT_NESTING, SPLIT_MIN_DEPTH};
@@ -39,6 +39,18 @@ struct Node {
     cut_node: bool,
     in_check: bool,
     key: u64,
+    /// The move a singular-extension search leaves out here (`Move::NULL`: a normal node).
+    excluded: Move,
+    /// The TT move's extension in plies (from the singular search; may be negative).
+    tt_move_extension: i32,
+}
+
+/// What the singular-extension search concluded about the TT move.
+enum Singular {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Even without it the node fails high: its score (multi-cut).
+    Cut(i32),
 }
 
 /// A node's static evaluation and what follows from it.
@@ -453,24 +465,39 @@ impl<'a> Worker<'a> {
         if !self.enter_node(ply) {
             return 0;
         }
-        let mut node = Node { ply, depth, alpha, beta, cut_node, in_check: pos.is_check(), key: pos.key() };
+        let excluded = self.stack[ply].excluded;
+        let mut node = Node {
+            ply,
+            depth,
+            alpha,
+            beta,
+            cut_node,
+            in_check: pos.is_check(),
+            key: pos.key(),
+            excluded,
+            tt_move_extension: 0,
+        };
         if ply > 0 {
             if let Some(score) = self.settled_before_search(pos, &mut node) {
                 return score;
             }
         }
+        // A singular search (excluded move) asks about the other moves: nothing the TT or the
+        // tables know of the whole node answers it.
         let tt_entry = self.tt.probe(node.key);
-        if let Some(score) = tt_entry.and_then(|entry| tt_cutoff::<PV>(pos, &node, entry)) {
-            return score;
-        }
-        if ply > 0 {
-            if let Some(score) = self.tablebase_cutoff(pos, &node) {
+        if excluded.is_null() {
+            if let Some(score) = tt_entry.and_then(|entry| tt_cutoff::<PV>(pos, &node, entry)) {
                 return score;
+            }
+            if ply > 0 {
+                if let Some(score) = self.tablebase_cutoff(pos, &node) {
+                    return score;
+                }
             }
         }
         let eval = self.static_eval(pos, &node, tt_entry);
         self.stack[ply + 1].killers = [Move::NULL; 2];
-        if !PV && !node.in_check {
+        if !PV && !node.in_check && excluded.is_null() {
             if let Some(score) = self.prune_before_moves(pos, &node, &eval) {
                 return score;
             }
@@ -481,17 +508,33 @@ impl<'a> Worker<'a> {
         if node.depth >= IIR_MIN_DEPTH && tt_move.is_null() && (PV || cut_node) {
             node.depth -= 1;
         }
+        if let Some(entry) = tt_entry.filter(|_| excluded.is_null()) {
+            match self.singular_extension::<PV>(pos, &node, entry) {
+                Singular::Extend(plies) => node.tt_move_extension = plies,
+                Singular::Cut(score) => return score,
+            }
+        }
         let original_alpha = node.alpha;
         let mut tried = TriedMoves::new();
         let Some(best) = self.search_moves::<PV>(pos, &mut node, &eval, tt_move, &mut tried) else {
             return 0;
         };
         if best.moves_searched == 0 {
-            // No legal move (or every root move filtered): mate or stalemate.
-            return if node.in_check { -MATE + ply as i32 } else { 0 };
+            // No legal move but the excluded one: the excluded move is singular. Otherwise
+            // mate or stalemate.
+            return if !excluded.is_null() {
+                node.alpha
+            } else if node.in_check {
+                -MATE + ply as i32
+            } else {
+                0
+            };
         }
         if node.alpha >= node.beta && !best.mv.is_null() {
             self.update_histories(pos, &node, best.mv, &tried);
+        }
+        if !excluded.is_null() {
+            return best.score;
         }
         let bound = Bound::of(best.score, original_alpha, node.beta);
         self.tt.store(node.key, best.mv, score_to_tt(best.score, ply), eval.raw, node.depth, bound);
@@ -545,6 +588,42 @@ impl<'a> Worker<'a> {
             return Some(score);
         }
         None
+    }
+
+    /// Singular extensions: when the TT entry says its move fails high (or is exact) deep
+    /// enough, search the node without it, at half depth, just below the TT score. If every
+    /// other move fails below, the TT move is singular and is extended a ply. If even without
+    /// it the node fails high over beta, it returns at once (multi-cut); if only the TT score
+    /// is over beta, or the node is a cut node, the TT move is searched a ply shallower.
+    fn singular_extension<const PV: bool>(&mut self, pos: &Position, node: &Node, entry: TtEntry) -> Singular {
+        let ply = node.ply;
+        let tt_score = score_from_tt(entry.score, ply);
+        let applies = ply > 0
+            && node.depth >= SE_MIN_DEPTH
+            && !entry.mv.is_null()
+            && entry.depth >= node.depth - SE_TT_DEPTH_MARGIN
+            && matches!(entry.bound, Bound::Lower | Bound::Exact)
+            && tt_score.abs() < TB_WIN_BOUND;
+        if !applies {
+            return Singular::Extend(0);
+        }
+        let singular_beta = tt_score - SE_MARGIN_PER_PLY * node.depth;
+        let singular_depth = (node.depth - 1) / 2;
+        self.stack[ply].excluded = entry.mv;
+        let score = self.negamax::<false>(pos, singular_beta - 1, singular_beta, singular_depth, ply, node.cut_node);
+        self.stack[ply].excluded = Move::NULL;
+        if self.stopped {
+            return Singular::Extend(0);
+        }
+        if score < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= node.beta {
+            Singular::Cut(singular_beta)
+        } else if tt_score >= node.beta || node.cut_node {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
     }
 
     /// The static evaluation, sharpened by the TT score, and whether it is improving; records
@@ -646,7 +725,7 @@ impl<'a> Worker<'a> {
         let mut split_jobs: Option<Vec<SplitMove>> = None;
 
         while let Some(mv) = picker.next(pos, self.histories, &previous) {
-            if root && self.skipped_at_root(mv) {
+            if (root && self.skipped_at_root(mv)) || mv == node.excluded {
                 continue;
             }
             let quiet = !mv.is_noisy();
@@ -670,7 +749,10 @@ impl<'a> Worker<'a> {
             best.moves_searched += 1;
             tried.push(mv, quiet);
 
-            let new_depth = node.depth - 1 + i32::from(candidate.gives_check);
+            // The TT move's singular-search verdict is the only extension: checks are not
+            // extended (with it, extending every check as well doubled the tree).
+            let extension = if mv == tt_move { node.tt_move_extension } else { 0 };
+            let new_depth = node.depth - 1 + extension;
             let r =
                 self.late_move_reduction::<PV>(pos, node, eval, &candidate, best.moves_searched, counter, new_depth);
             if let Some(jobs) = split_jobs.as_mut() {
@@ -953,6 +1035,8 @@ impl<'a> Worker<'a> {
             cut_node: split.cut_node,
             in_check: split.pos.is_check(),
             key: split.pos.key(),
+            excluded: Move::NULL,
+            tt_move_extension: 0,
         };
         while !self.stopped {
             let Some(job) = point.take() else { break };

@@ -79,6 +79,14 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move, futility and SEE pruning of the move loop apply at depth <= this.
 pub const MOVE_PRUNING_MAX_DEPTH: i32 = 8;
 
+/// Singular extensions from this depth on...
+pub const SE_MIN_DEPTH: i32 = 8;
+/// ...when the TT move's entry is at most this many plies shallower than the node.
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// The other moves must fail below the TT score less this much per ply for the TT move to be
+/// singular.
+pub const SE_MARGIN_PER_PLY: i32 = 2;
+
 /// Late-move reductions from this depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 

@@ -15,4 +15,6 @@ pub struct Ply {
     pub played: Option<PieceTo>,
     /// Whether the move made from this ply is a null move.
     pub null_move: bool,
+    /// The move a singular-extension search at this ply leaves out (`Move::NULL`: none).
+    pub excluded: Move,
 }
