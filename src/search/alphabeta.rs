@@ -46,6 +46,7 @@ struct Node {
 }
 
 /// What the singular-extension search concluded about the TT move.
+#[derive(Debug, PartialEq, Eq)]
 enum Singular {
     /// Search it this many plies deeper (negative: shallower).
     Extend(i32),
@@ -1158,4 +1159,56 @@ fn late_moves_exhausted(node: &Node, eval: &StaticEval, moves_searched: usize) -
     let depth = node.depth;
     let limit = ((LMP_BASE.get() + depth * depth) / if eval.improving { 1 } else { 2 }) as usize;
     depth <= MOVE_PRUNING_MAX_DEPTH && moves_searched >= limit
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::time::Limits;
+    use std::time::Instant;
+
+    /// The singular search's verdict on `tt_move` at a node of depth `SE_MIN_DEPTH`, one ply
+    /// below the root, with the window (beta - 1, beta) and a TT entry claiming `tt_score` as a
+    /// lower bound; also whether the node's own key is still absent from the table afterwards
+    /// (a search under exclusion must not store it).
+    fn singular_verdict(fen: &str, tt_move: &str, tt_score: i32, beta: i32) -> (Singular, bool) {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let mv = crate::uci::parse_move(&pos, tt_move, false).unwrap_or_else(|| unreachable!("{tt_move} is legal"));
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new(false);
+        let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
+        let ply = 1;
+        worker.evaluator.reset(&pos, ply);
+        let depth = SE_MIN_DEPTH;
+        let node = Node {
+            ply,
+            depth,
+            alpha: beta - 1,
+            beta,
+            cut_node: false,
+            in_check: pos.is_check(),
+            key: pos.key(),
+            excluded: Move::NULL,
+            tt_move_extension: 0,
+        };
+        let entry = TtEntry { mv, score: score_to_tt(tt_score, ply), eval: NO_EVAL, depth, bound: Bound::Lower };
+        let verdict = worker.singular_extension::<false>(&pos, &node, entry);
+        assert!(worker.stack[ply].excluded.is_null(), "the exclusion is lifted afterwards");
+        (verdict, tt.probe(pos.key()).is_none())
+    }
+
+    #[test]
+    fn the_only_good_move_is_singular_and_a_second_one_is_not() {
+        // Only exd5 wins the queen: every other move stays a queen down.
+        let lone = "4k3/8/8/3q4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(singular_verdict(lone, "e4d5", 0, 1), (Singular::Extend(1), true));
+        // cxd5 wins it as well: exd5 is not singular. Against a beta below the margin's window,
+        // the other moves alone fail high (multi-cut); above it, the verdict is neutral.
+        let two = "4k3/8/8/3q4/2P1P3/8/8/4K3 w - - 0 1";
+        let margin = SE_MARGIN_PER_PLY * SE_MIN_DEPTH;
+        assert_eq!(singular_verdict(two, "e4d5", 100, 50), (Singular::Cut(100 - margin), true));
+        assert_eq!(singular_verdict(two, "e4d5", 100, 200), (Singular::Extend(0), true));
+    }
 }
