@@ -510,7 +510,7 @@ impl<'a> Worker<'a> {
             node.depth -= 1;
         }
         if let Some(entry) = tt_entry.filter(|_| excluded.is_null()) {
-            match self.singular_extension::<PV>(pos, &node, entry) {
+            match self.singular_extension(pos, &node, entry) {
                 Singular::Extend(plies) => node.tt_move_extension = plies,
                 Singular::Cut(score) => return score,
             }
@@ -596,7 +596,7 @@ impl<'a> Worker<'a> {
     /// other move fails below, the TT move is singular and is extended a ply. If even without
     /// it the node fails high over beta, it returns at once (multi-cut); if only the TT score
     /// is over beta, or the node is a cut node, the TT move is searched a ply shallower.
-    fn singular_extension<const PV: bool>(&mut self, pos: &Position, node: &Node, entry: TtEntry) -> Singular {
+    fn singular_extension(&mut self, pos: &Position, node: &Node, entry: TtEntry) -> Singular {
         let ply = node.ply;
         let tt_score = score_from_tt(entry.score, ply);
         let applies = ply > 0
@@ -1194,7 +1194,7 @@ mod tests {
             tt_move_extension: 0,
         };
         let entry = TtEntry { mv, score: score_to_tt(tt_score, ply), eval: NO_EVAL, depth, bound: Bound::Lower };
-        let verdict = worker.singular_extension::<false>(&pos, &node, entry);
+        let verdict = worker.singular_extension(&pos, &node, entry);
         assert!(worker.stack[ply].excluded.is_null(), "the exclusion is lifted afterwards");
         (verdict, tt.probe(pos.key()).is_none())
     }
