@@ -59,8 +59,9 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
 
-/// The network's curve, measured with net-k8 (docs/tuning.md): matches at 1500, 2000 and 2500;
-/// 1320 scaled from 1500, 1750 and 2250 interpolated geometrically.
+/// The network's curve, measured with net-k8 and the search before singular extensions
+/// (docs/tuning.md; not re-measured since): matches at 1500, 2000 and 2500; 1320 scaled from
+/// 1500, 1750 and 2250 interpolated geometrically.
 const NETWORK_CURVE: [Point; 7] = [
     Point { elo: MIN_ELO, nodes: 1_500.0, temperature: 110.0 },
     Point { elo: 1500, nodes: 3_700.0, temperature: 90.0 },
