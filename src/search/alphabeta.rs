@@ -4,7 +4,7 @@
 //! (which may split), and the store. Every margin is named in `pruning.rs`; each pruning is
 //! gated so that no node in check and no PV node is pruned unsoundly.
 
-use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo};
+use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo, QuietContext};
 use super::pruning::{
     LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
     LMR_MIN_DEPTH, MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
@@ -367,6 +367,11 @@ impl<'a> Worker<'a> {
         [one, two]
     }
 
+    /// What the quiet history scores of `pos` (at `ply`) depend on besides the moves.
+    fn quiet_context(&self, pos: &Position, ply: usize) -> QuietContext {
+        QuietContext { previous: self.previous_moves(ply), threats: pos.attacked_by(!pos.side_to_move()) }
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = mv;
@@ -715,8 +720,8 @@ impl<'a> Worker<'a> {
     ) -> Option<Best> {
         let ply = node.ply;
         let root = ply == 0;
-        let previous = self.previous_moves(ply);
-        let counter = self.histories.counter_move(previous[0]);
+        let context = self.quiet_context(pos, ply);
+        let counter = self.histories.counter_move(context.previous[0]);
         let buffers = self.pickers[ply].take().unwrap_or_default();
         let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
         let info = pos.check_info();
@@ -725,7 +730,7 @@ impl<'a> Worker<'a> {
         // The moves left for the helpers once this node splits.
         let mut split_jobs: Option<Vec<SplitMove>> = None;
 
-        while let Some(mv) = picker.next(pos, self.histories, &previous) {
+        while let Some(mv) = picker.next(pos, self.histories, &context) {
             if (root && self.skipped_at_root(mv)) || mv == node.excluded {
                 continue;
             }
@@ -736,7 +741,7 @@ impl<'a> Worker<'a> {
             let candidate = Candidate {
                 mv,
                 gives_check: pos.gives_check(mv, &info),
-                history: if quiet { self.histories.quiet_score(pos, mv, &previous) } else { 0 },
+                history: if quiet { self.histories.quiet_score(pos, mv, &context) } else { 0 },
             };
             // Once a move has been found that is not being mated; checking moves are kept
             // (they are few, and they find the mates).
@@ -947,8 +952,8 @@ impl<'a> Worker<'a> {
             self.histories.update_captures(pos, best, tried.captures(), depth);
             return;
         }
-        let previous = self.previous_moves(node.ply);
-        self.histories.update_quiets(pos, best, tried.quiets(), depth, &previous);
+        let context = self.quiet_context(pos, node.ply);
+        self.histories.update_quiets(pos, best, tried.quiets(), depth, &context);
         self.histories.update_captures(pos, Move::NULL, tried.captures(), depth);
         let killers = &mut self.stack[node.ply].killers;
         if killers[0] != best {
@@ -1100,8 +1105,9 @@ impl<'a> Worker<'a> {
         let buffers = self.pickers[ply].take().unwrap_or_default();
         let mut picker = MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv), buffers);
         let info = pos.check_info();
-        let previous = self.previous_moves(ply);
-        while let Some(mv) = picker.next(pos, self.histories, &previous) {
+        // Quiet moves are scored here only as evasions: out of check no context is needed.
+        let context = if in_check { self.quiet_context(pos, ply) } else { QuietContext::default() };
+        while let Some(mv) = picker.next(pos, self.histories, &context) {
             if !in_check && !mv.is_promotion() {
                 // Delta pruning: even winning this piece for free cannot reach alpha.
                 let gain = captured_value(pos, mv);

@@ -6,7 +6,7 @@
 use super::see::{captured_value, see_ge, SEE_VALUES};
 use crate::movegen::{generate, is_legal_move, AllMoves, MoveList, NoisyMoves, QuietMoves, MAX_MOVES};
 use crate::position::{CheckInfo, Position};
-use crate::types::{Color, Move, Piece};
+use crate::types::{Bitboard, Color, Move, Piece};
 
 /// History scores saturate at this magnitude.
 pub const HISTORY_MAX: i32 = 16_384;
@@ -51,6 +51,16 @@ impl PieceTo {
     }
 }
 
+/// What a quiet move's history score depends on besides the move itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuietContext {
+    /// The moves one and two plies back (continuation history).
+    pub previous: [Option<PieceTo>; 2],
+    /// The squares the opponent attacks: a move out of or into an attack has its own butterfly
+    /// entry, since the same from-to pair is an escape in one position and a blunder in another.
+    pub threats: Bitboard,
+}
+
 /// Adds `bonus` to a history entry with gravity: entries approach ±`HISTORY_MAX` and decay
 /// toward zero when contradicted.
 #[inline]
@@ -62,7 +72,8 @@ fn apply_bonus(entry: &mut i16, bonus: i32) {
 
 /// The learned move-ordering statistics of one search thread.
 pub struct Histories {
-    /// Quiet moves by side, from and to.
+    /// Quiet moves by side, whether the opponent attacks the from and the to square, from and
+    /// to.
     butterfly: Vec<i16>,
     /// Captures by moving piece, destination and captured kind.
     capture: Vec<i16>,
@@ -76,7 +87,7 @@ pub struct Histories {
 impl Default for Histories {
     fn default() -> Histories {
         Histories {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 2 * 2 * 64 * 64],
             capture: vec![0; 12 * 64 * 6],
             continuation: vec![0; 12 * 64 * 12 * 64],
             counter: vec![Move::NULL; 12 * 64],
@@ -90,8 +101,10 @@ impl Histories {
         *self = Histories::default();
     }
 
-    fn butterfly_index(side: Color, mv: Move) -> usize {
-        side.index() * 4096 + mv.from().index() * 64 + mv.to().index()
+    fn butterfly_index(side: Color, mv: Move, threats: Bitboard) -> usize {
+        let from_attacked = usize::from(threats.contains(mv.from()));
+        let to_attacked = usize::from(threats.contains(mv.to()));
+        ((side.index() * 2 + from_attacked) * 2 + to_attacked) * 4096 + mv.from().index() * 64 + mv.to().index()
     }
 
     fn capture_index(pos: &Position, mv: Move) -> usize {
@@ -103,12 +116,12 @@ impl Histories {
         previous.index() * 768 + current.index()
     }
 
-    /// The quiet history score of `mv` after the moves `previous` (one and two plies back).
+    /// The quiet history score of `mv` in `context`.
     #[inline]
-    pub fn quiet_score(&self, pos: &Position, mv: Move, previous: &[Option<PieceTo>; 2]) -> i32 {
+    pub fn quiet_score(&self, pos: &Position, mv: Move, context: &QuietContext) -> i32 {
         let current = PieceTo::of(pos, mv);
-        let mut score = i32::from(self.butterfly[Self::butterfly_index(pos.side_to_move(), mv)]);
-        for prev in previous.iter().flatten() {
+        let mut score = i32::from(self.butterfly[Self::butterfly_index(pos.side_to_move(), mv, context.threats)]);
+        for prev in context.previous.iter().flatten() {
             score += i32::from(self.continuation[Self::continuation_index(*prev, current)]);
         }
         score
@@ -127,25 +140,18 @@ impl Histories {
 
     /// Rewards the quiet move `best` that caused a cutoff and penalises the quiet moves tried
     /// before it.
-    pub fn update_quiets(
-        &mut self,
-        pos: &Position,
-        best: Move,
-        tried: &[Move],
-        depth: i32,
-        previous: &[Option<PieceTo>; 2],
-    ) {
+    pub fn update_quiets(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32, context: &QuietContext) {
         let bonus = (depth * depth * 16 + depth * 32).min(2400);
         let side = pos.side_to_move();
         for &mv in tried {
             let delta = if mv == best { bonus } else { -bonus };
-            apply_bonus(&mut self.butterfly[Self::butterfly_index(side, mv)], delta);
+            apply_bonus(&mut self.butterfly[Self::butterfly_index(side, mv, context.threats)], delta);
             let current = PieceTo::of(pos, mv);
-            for prev in previous.iter().flatten() {
+            for prev in context.previous.iter().flatten() {
                 apply_bonus(&mut self.continuation[Self::continuation_index(*prev, current)], delta);
             }
         }
-        if let Some(prev) = previous[0] {
+        if let Some(prev) = context.previous[0] {
             self.counter[prev.index()] = best;
         }
     }
@@ -286,7 +292,7 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when every move has been handed out.
-    pub fn next(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) -> Option<Move> {
+    pub fn next(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -326,7 +332,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenerateQuiet => {
-                    self.generate_quiet(pos, histories, previous);
+                    self.generate_quiet(pos, histories, context);
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => match self.pick_best() {
@@ -346,7 +352,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    self.generate_evasions(pos, histories, previous);
+                    self.generate_evasions(pos, histories, context);
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.pick_best() {
@@ -389,25 +395,25 @@ impl MovePicker {
     /// Replaces the noisy moves with the quiet ones (only the checks, once late-move pruning
     /// asked for that), scored by history.
     #[inline(always)]
-    fn generate_quiet(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) {
+    fn generate_quiet(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) {
         self.buf.moves.clear();
         generate::<QuietMoves, _>(pos, &mut self.buf.moves);
         self.next = 0;
         self.drop_quiet_non_checks(pos);
         for (i, &mv) in self.buf.moves.iter().enumerate() {
-            self.buf.scores[i] = histories.quiet_score(pos, mv, previous);
+            self.buf.scores[i] = histories.quiet_score(pos, mv, context);
         }
     }
 
     /// Generates every evasion of a check, the noisy ones scored above every quiet one.
     #[inline(always)]
-    fn generate_evasions(&mut self, pos: &Position, histories: &Histories, previous: &[Option<PieceTo>; 2]) {
+    fn generate_evasions(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) {
         generate::<AllMoves, _>(pos, &mut self.buf.moves);
         for (i, &mv) in self.buf.moves.iter().enumerate() {
             self.buf.scores[i] = if mv.is_noisy() {
                 EVASION_NOISY_BONUS + noisy_score(pos, mv, histories)
             } else {
-                histories.quiet_score(pos, mv, previous)
+                histories.quiet_score(pos, mv, context)
             };
         }
         self.next = 0;
@@ -467,7 +473,7 @@ mod tests {
         let histories = Histories::default();
         let mut picker = MovePicker::new(&pos, tt_move, [Move::NULL; 2], Move::NULL, Box::default());
         let mut out = Vec::new();
-        while let Some(mv) = picker.next(&pos, &histories, &[None, None]) {
+        while let Some(mv) = picker.next(&pos, &histories, &QuietContext::default()) {
             out.push(mv);
         }
         out
@@ -524,7 +530,7 @@ mod tests {
             assert_eq!(quiet_checks, if fen.starts_with("4k3") { 2 } else { 0 }, "{fen}");
             let mut picker = MovePicker::new(&pos, Move::NULL, [Move::NULL; 2], Move::NULL, Box::default());
             let (mut quiets_seen, mut out) = (0, Vec::new());
-            while let Some(mv) = picker.next(&pos, &histories, &[None, None]) {
+            while let Some(mv) = picker.next(&pos, &histories, &QuietContext::default()) {
                 if !mv.is_noisy() {
                     if quiets_seen == quiets_before {
                         picker.keep_only_quiet_checks(&pos, &info);
@@ -551,5 +557,20 @@ mod tests {
             apply_bonus(&mut entry, 2400);
         }
         assert!(i32::from(entry) <= HISTORY_MAX && i32::from(entry) > HISTORY_MAX - 200);
+    }
+
+    #[test]
+    fn butterfly_history_keeps_escapes_apart_from_the_same_move_unthreatened() {
+        use crate::types::{MoveKind, Square};
+        let pos = Position::startpos();
+        let mv = Move::new(Square::G1, Square::F3, MoveKind::QUIET);
+        let other = Move::new(Square::B1, Square::C3, MoveKind::QUIET);
+        let knight_attacked = QuietContext { threats: Bitboard::from(Square::G1), ..QuietContext::default() };
+        let mut histories = Histories::default();
+        histories.update_quiets(&pos, mv, &[other, mv], 8, &knight_attacked);
+        assert!(histories.quiet_score(&pos, mv, &knight_attacked) > 0);
+        // Out of the attack, from the same square: a different entry, and b1 was not attacked.
+        assert_eq!(histories.quiet_score(&pos, mv, &QuietContext::default()), 0);
+        assert!(histories.quiet_score(&pos, other, &knight_attacked) < 0);
     }
 }
