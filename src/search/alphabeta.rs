@@ -522,7 +522,8 @@ impl<'a> Worker<'a> {
         }
         let original_alpha = node.alpha;
         let mut tried = TriedMoves::new();
-        let Some(best) = self.search_moves::<PV>(pos, &mut node, &eval, tt_move, &mut tried) else {
+        let context = self.quiet_context(pos, ply);
+        let Some(best) = self.search_moves::<PV>(pos, &mut node, &eval, &context, tt_move, &mut tried) else {
             return 0;
         };
         if best.moves_searched == 0 {
@@ -537,7 +538,7 @@ impl<'a> Worker<'a> {
             };
         }
         if node.alpha >= node.beta && !best.mv.is_null() {
-            self.update_histories(pos, &node, best.mv, &tried);
+            self.update_histories(pos, &node, &context, best.mv, &tried);
         }
         if !excluded.is_null() {
             return best.score;
@@ -715,12 +716,12 @@ impl<'a> Worker<'a> {
         pos: &Position,
         node: &mut Node,
         eval: &StaticEval,
+        context: &QuietContext,
         tt_move: Move,
         tried: &mut TriedMoves,
     ) -> Option<Best> {
         let ply = node.ply;
         let root = ply == 0;
-        let context = self.quiet_context(pos, ply);
         let counter = self.histories.counter_move(context.previous[0]);
         let buffers = self.pickers[ply].take().unwrap_or_default();
         let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
@@ -730,7 +731,7 @@ impl<'a> Worker<'a> {
         // The moves left for the helpers once this node splits.
         let mut split_jobs: Option<Vec<SplitMove>> = None;
 
-        while let Some(mv) = picker.next(pos, self.histories, &context) {
+        while let Some(mv) = picker.next(pos, self.histories, context) {
             if (root && self.skipped_at_root(mv)) || mv == node.excluded {
                 continue;
             }
@@ -741,7 +742,7 @@ impl<'a> Worker<'a> {
             let candidate = Candidate {
                 mv,
                 gives_check: pos.gives_check(mv, &info),
-                history: if quiet { self.histories.quiet_score(pos, mv, &context) } else { 0 },
+                history: if quiet { self.histories.quiet_score(pos, mv, context) } else { 0 },
             };
             // Once a move has been found that is not being mated; checking moves are kept
             // (they are few, and they find the mates).
@@ -946,14 +947,20 @@ impl<'a> Worker<'a> {
 
     /// After a fail high: rewards the best move in the history tables (and as a killer, if
     /// quiet) and punishes the moves tried before it.
-    fn update_histories(&mut self, pos: &Position, node: &Node, best: Move, tried: &TriedMoves) {
+    fn update_histories(
+        &mut self,
+        pos: &Position,
+        node: &Node,
+        context: &QuietContext,
+        best: Move,
+        tried: &TriedMoves,
+    ) {
         let depth = node.depth;
         if best.is_noisy() {
             self.histories.update_captures(pos, best, tried.captures(), depth);
             return;
         }
-        let context = self.quiet_context(pos, node.ply);
-        self.histories.update_quiets(pos, best, tried.quiets(), depth, &context);
+        self.histories.update_quiets(pos, best, tried.quiets(), depth, context);
         self.histories.update_captures(pos, Move::NULL, tried.captures(), depth);
         let killers = &mut self.stack[node.ply].killers;
         if killers[0] != best {
