@@ -188,8 +188,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Also train on each position without castling rights mirrored left to right.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "king_mirror")]
         mirror: bool,
+        /// King-mirrored inputs: each side sees the board mirrored left to right while its king
+        /// stands on files e-h (a `SPRNNUE3` net; every build reads it). Its mirrored copies
+        /// would be duplicates, so `--mirror` is refused beside it.
+        #[arg(long)]
+        king_mirror: bool,
         /// Hidden neurons per perspective: 64, 128, 256 or 512 (default: the embedded net's). A
         /// build reads nets of its embedded net's width only.
         #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
@@ -404,7 +409,20 @@ fn main() -> ExitCode {
             };
             run_datagen(&config)
         }
-        Some(Command::Train { data, out, epochs, batch, lr, wdl, threads, seed, mirror, hidden, buckets }) => {
+        Some(Command::Train {
+            data,
+            out,
+            epochs,
+            batch,
+            lr,
+            wdl,
+            threads,
+            seed,
+            mirror,
+            king_mirror,
+            hidden,
+            buckets,
+        }) => {
             if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
                 return bad_input("--lr must be positive and --wdl within 0..1");
             }
@@ -418,6 +436,7 @@ fn main() -> ExitCode {
                 threads: threads as usize,
                 seed,
                 mirror,
+                king_mirror,
                 hidden: hidden as usize,
                 buckets: buckets as usize,
             };

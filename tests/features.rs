@@ -148,7 +148,8 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
     // A net whose every weight is zero scores 0; loading it changes `eval`.
     let mut zero = b"SPRNNUE1".to_vec();
     zero.extend_from_slice(&(springer::nnue::HIDDEN as u32).to_le_bytes());
-    zero.resize(springer::nnue::net_bytes(springer::nnue::HIDDEN, 1), 0);
+    let layout = springer::nnue::Layout { hidden: springer::nnue::HIDDEN, buckets: 1, king_mirror: false };
+    zero.resize(springer::nnue::net_bytes(layout), 0);
     let path = std::env::temp_dir().join(format!("springer-test-net-{}.nnue", std::process::id()));
     std::fs::write(&path, &zero).expect("write net");
     e.send(&format!("setoption name EvalFile value {}", path.display()));
@@ -176,6 +177,57 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
     let score: i32 = lines.iter().rev().find_map(|l| field(l, "cp")).and_then(|s| s.parse().ok()).expect("a cp score");
     assert!(score > 150, "{lines:?}");
     let _ = std::fs::remove_file(&path);
+}
+
+/// `springer train --king-mirror` writes a net the engine loads, and that net scores a position
+/// and its left-right mirror alike (the plain net it would be without mirroring does not).
+#[test]
+fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
+    let dir = std::env::temp_dir().join(format!("springer-test-king-mirror-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let data = dir.join("positions.txt");
+    std::fs::write(
+        &data,
+        "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 | d1d7 | 1.0\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 5 | 30 | f1b5 | 0.5\n\
+         4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 40 | -120 | d5c3 | 0.0\n\
+         8/5k2/8/8/8/2K5/8/8 w - - 0 60 | 0 | c3d4 | 0.5\n\
+         2kr4/ppp5/8/8/8/8/5PPP/6K1 b - - 0 25 | -300 | d8d2 | 0.0\n",
+    )
+    .expect("write positions");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), "2".into()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
+    };
+    let net = dir.join("king-mirror.nnue");
+    let out = run(&["--king-mirror", "--buckets", "8", "--out", &net.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read(&net).expect("the net").starts_with(springer::nnue::MIRRORED_NET_MAGIC));
+    // Its mirrored copies would be duplicates: the combination is refused.
+    let refused = run(&["--king-mirror", "--mirror", "--out", &dir.join("x.nnue").display().to_string()]);
+    assert_eq!(refused.status.code(), Some(2));
+
+    let mut e = Engine::start();
+    let scores = |e: &mut Engine| {
+        ["6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 1", "1k6/1pp5/p7/8/8/8/PPP5/1K2R3 w - - 0 1"].map(|fen| {
+            e.send(&format!("position fen {fen}"));
+            net_score(e)
+        })
+    };
+    let [embedded, embedded_flipped] = scores(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
+    let [mirrored, mirrored_flipped] = scores(&mut e);
+    assert_eq!(mirrored, mirrored_flipped);
+    assert_ne!(embedded, embedded_flipped, "the embedded net is not king-mirrored: it tells the two apart");
+    // Searching with it (king moves across the d/e line recompute the accumulator) gives a move.
+    e.send("position fen 8/5k2/8/8/8/2K5/4P3/8 w - - 0 1");
+    e.send("go depth 8");
+    let lines = e.until("bestmove", Duration::from_secs(20));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

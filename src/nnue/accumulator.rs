@@ -1,6 +1,6 @@
 //! The hidden layer of both perspectives, and the change a move makes to it.
 
-use super::{active_features, perspective_feature, white_feature, Network, HIDDEN};
+use super::{active_features, input_index, mirrors, perspective_feature, white_feature, Network, HIDDEN};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -13,24 +13,43 @@ pub struct Accumulator {
 
 /// The pieces a move adds and removes (as White-perspective features). A move adds at most two
 /// (castling: king and rook) and removes at most two (a capture: the mover's old square and the
-/// captured piece; castling: king and rook).
+/// captured piece; castling: king and rook). It also says which side of the d/e line each king
+/// stands on afterwards, for king-mirrored nets.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Delta {
     added: [u16; 2],
     removed: [u16; 2],
     added_len: u8,
     removed_len: u8,
+    /// Set only for a king-mirrored net: bit `c` (a `Color` index) says that side's king stands
+    /// on files e-h after the move (`mirrors`), `KING_CROSSED` that a king crossed the d/e line.
+    kings: u8,
+}
+
+/// The bit of `Delta::kings` that makes a delta unusable: a king-mirrored net must recompute.
+const KING_CROSSED: u8 = 1 << 2;
+
+/// The bits of `Delta::kings` for `pos`: bit `c` set when colour `c`'s king is on files e-h.
+#[inline(always)]
+fn king_sides(pos: &Position) -> u8 {
+    Color::ALL.into_iter().map(|color| u8::from(mirrors(pos.king_square(color))) << color.index()).sum()
 }
 
 impl Delta {
-    /// No change (a null move).
-    pub const NONE: Delta = Delta { added: [0; 2], removed: [0; 2], added_len: 0, removed_len: 0 };
+    /// No change (a null move) in a position with no king on files e-h.
+    pub const NONE: Delta = Delta { added: [0; 2], removed: [0; 2], added_len: 0, removed_len: 0, kings: 0 };
 
     /// What changed from `before` to `after`, one legal move (or a null move) apart, read from the
     /// piece bitboards: castling (Chess960 included), en passant and promotions need no cases.
+    /// The kings' sides are read only for a king-mirrored `net` (a plain net's delta costs
+    /// nothing more).
     #[inline]
-    pub fn between(before: &Position, after: &Position) -> Delta {
+    pub fn between(net: &Network, before: &Position, after: &Position) -> Delta {
         let mut delta = Delta::NONE;
+        if net.king_mirror {
+            let (old, new) = (king_sides(before), king_sides(after));
+            delta.kings = if old == new { new } else { new | KING_CROSSED };
+        }
         for color in Color::ALL {
             // A side whose squares did not change has no piece that changed.
             if before.color(color) == after.color(color) {
@@ -59,6 +78,21 @@ impl Delta {
     fn removed(&self) -> &[u16] {
         &self.removed[..usize::from(self.removed_len)]
     }
+
+    /// Whether the net this delta was made for can apply it to the parent's accumulator:
+    /// always, except a king-mirrored net after a king crossed the d/e line (that side's inputs
+    /// all changed: recompute).
+    #[inline(always)]
+    pub fn is_updatable(&self) -> bool {
+        self.kings & KING_CROSSED == 0
+    }
+
+    /// What turns `perspective`'s features into its mirrored ones: 7 (swap the files) when the
+    /// delta's net mirrors that perspective after the move, else 0.
+    #[inline(always)]
+    fn file_flip(&self, perspective: Color) -> u16 {
+        u16::from((self.kings >> perspective.index()) & 1) * 7
+    }
 }
 
 impl Accumulator {
@@ -68,9 +102,10 @@ impl Accumulator {
     /// The accumulator of `pos` computed from scratch.
     pub fn refreshed(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator { values: [net.feature_bias; 2] };
+        let mirror = Color::ALL.map(|perspective| net.mirrors(pos, perspective));
         for feature in active_features(pos) {
             for perspective in Color::ALL {
-                let row = &net.feature_weights[perspective_feature(feature, perspective)];
+                let row = &net.feature_weights[input_index(feature, perspective, mirror[perspective])];
                 add_row(&mut acc.values[perspective], row);
             }
         }
@@ -85,13 +120,15 @@ impl Accumulator {
 
     /// Writes this accumulator changed by `delta` into `out`, each perspective in one pass over
     /// its rows for the usual moves (a quiet move, a capture, castling), so nothing is copied
-    /// first and no value is stored twice.
+    /// first and no value is stored twice. Only for an updatable delta made for `net`.
     #[inline]
     pub fn update_into(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
+        debug_assert!(delta.is_updatable(), "a king crossed the d/e line: recompute instead");
         for perspective in Color::ALL {
             let source = &self.values[perspective];
             let target = &mut out.values[perspective];
-            let row = |feature: u16| &net.feature_weights[perspective_feature(feature, perspective)];
+            let flip = delta.file_flip(perspective);
+            let row = |feature: u16| &net.feature_weights[perspective_feature(feature ^ flip, perspective)];
             match (delta.added(), delta.removed()) {
                 // A quiet move or a promotion.
                 (&[a], &[r]) => {

@@ -3,7 +3,10 @@
 //! (output buckets), trained on Springer's own games (`springer train`, src/train).
 //!
 //! Inputs are one-hot (colour relative to the perspective, piece, square) features, 768 per
-//! perspective; Black's perspective sees the board flipped. Each perspective's hidden layer is
+//! perspective; Black's perspective sees the board flipped. In a king-mirrored net
+//! (`Network::king_mirror`) each perspective also sees the board mirrored left to right while
+//! its own king stands on files e-h, so the net learns each pattern once for both wings; a king
+//! move across the d/e line then recomputes the accumulator. Each perspective's hidden layer is
 //! an accumulator of `i16`s that a move changes by adding and subtracting a few weight rows
 //! (`Delta`), so the search never recomputes it from scratch except at the root and after a
 //! split. The output layer squares the clipped accumulator values (SCReLU) and is computed in
@@ -21,7 +24,10 @@ mod stack;
 mod tests;
 
 pub use accumulator::{Accumulator, Delta};
-pub use file::{encode_net, net_bytes, readable_buckets, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, NET_MAGIC};
+pub use file::{
+    encode_net, net_bytes, readable_buckets, Layout, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, MIRRORED_NET_MAGIC,
+    NET_MAGIC,
+};
 pub use stack::AccumulatorStack;
 
 use crate::position::Position;
@@ -31,7 +37,7 @@ use std::sync::{Arc, LazyLock, RwLock};
 
 /// Hidden neurons per perspective: the embedded net's, read from its header when the binary is
 /// built, so a wider net ships by replacing `nets/default.nnue` alone.
-pub const HIDDEN: usize = file::layout_of(EMBEDDED).0;
+pub const HIDDEN: usize = file::layout_of(EMBEDDED).hidden;
 /// Input features per perspective: 2 colours x 6 pieces x 64 squares.
 pub const INPUTS: usize = 768;
 /// The scale of the feature weights and biases (and the SCReLU clip).
@@ -46,7 +52,7 @@ const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
 
 const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "the hidden size must be a multiple of 16");
 const _: () = assert!(
-    EMBEDDED.len() == net_bytes(HIDDEN, file::layout_of(EMBEDDED).1),
+    EMBEDDED.len() == net_bytes(file::layout_of(EMBEDDED)),
     "nets/default.nnue has the wrong size for its header"
 );
 
@@ -58,6 +64,9 @@ pub struct Network {
     pub(crate) feature_bias: [i16; HIDDEN],
     /// One output layer per bucket (`output_bucket`), at least one.
     pub(crate) output_layers: Vec<OutputLayer>,
+    /// Inputs mirrored left to right for a perspective whose king is on files e-h
+    /// (`input_index`).
+    pub(crate) king_mirror: bool,
 }
 
 /// The output layer of one bucket.
@@ -100,6 +109,21 @@ pub fn perspective_feature(white: u16, perspective: Color) -> usize {
     }
 }
 
+/// Whether a perspective whose king stands on `king` sees the board mirrored left to right in a
+/// king-mirrored net: files e-h.
+#[inline(always)]
+pub fn mirrors(king: Square) -> bool {
+    king.file().index() >= 4
+}
+
+/// The input row of a White-perspective feature for `perspective`, the board mirrored left to
+/// right first when `mirror` (a feature's file is its low 3 bits, which the flip to Black's
+/// view leaves alone).
+#[inline(always)]
+pub fn input_index(white: u16, perspective: Color, mirror: bool) -> usize {
+    perspective_feature(if mirror { white ^ 7 } else { white }, perspective)
+}
+
 /// Every piece of `pos` as a White-perspective feature.
 pub fn active_features(pos: &Position) -> impl Iterator<Item = u16> + '_ {
     Color::ALL.into_iter().flat_map(move |color| {
@@ -118,7 +142,14 @@ impl Network {
             feature_weights: rows.try_into().unwrap_or_else(|_| unreachable!("INPUTS rows")),
             feature_bias: [0; HIDDEN],
             output_layers: vec![OutputLayer { weights: [[0; HIDDEN]; 2], bias: 0 }; buckets.max(1)],
+            king_mirror: false,
         }
+    }
+
+    /// Whether `perspective` sees `pos` mirrored left to right (`input_index`).
+    #[inline(always)]
+    pub fn mirrors(&self, pos: &Position, perspective: Color) -> bool {
+        self.king_mirror && mirrors(pos.king_square(perspective))
     }
 
     /// The number of output layers.

@@ -49,10 +49,13 @@ impl AccumulatorStack {
     }
 
     /// Records that the position at `ply` is `after`, one move (or a null move) from `before`
-    /// at `ply - 1`.
+    /// at `ply - 1`. A move `net` cannot update (a king crossing the d/e line in a
+    /// king-mirrored net) leaves the ply unknown, so it is computed from its position (or a
+    /// later one's) when evaluated.
     #[inline]
-    pub fn push(&mut self, ply: usize, before: &Position, after: &Position) {
-        self.slots[ply].state = State::Pending(Delta::between(before, after));
+    pub fn push(&mut self, net: &Network, ply: usize, before: &Position, after: &Position) {
+        let delta = Delta::between(net, before, after);
+        self.slots[ply].state = if delta.is_updatable() { State::Pending(delta) } else { State::Unknown };
     }
 
     /// The evaluation of `pos`, the position at `ply` of the current path.

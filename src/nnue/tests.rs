@@ -5,13 +5,15 @@ use super::*;
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Variant;
 
-fn pseudo_random_net(seed: u64) -> Network {
+/// A pseudo-random net with 8 output buckets, king-mirrored or not.
+fn pseudo_random_net(seed: u64, king_mirror: bool) -> Network {
     let mut state = seed;
     let mut next = |range: i64| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 33) as i64 % (2 * range + 1) - range) as i16
     };
     let mut net = Network::zeroed(8);
+    net.king_mirror = king_mirror;
     net.feature_weights.iter_mut().flatten().for_each(|w| *w = next(200));
     net.feature_bias.iter_mut().for_each(|w| *w = next(100) + 100);
     for layer in &mut net.output_layers {
@@ -59,55 +61,99 @@ fn random_games(games: u64, plies: usize, mut check: impl FnMut(&Position, &Posi
 
 #[test]
 fn incremental_updates_equal_a_full_refresh() {
-    let net = pseudo_random_net(1);
-    let mut moves = 0;
-    let mut acc = None;
-    random_games(250, 60, |before, after| {
-        let parent = match acc.take() {
-            Some((key, acc)) if key == before.key() => acc,
-            _ => Accumulator::refreshed(&net, before),
-        };
-        let mut updated = Accumulator::ZERO;
-        parent.update_into(&net, &Delta::between(before, after), &mut updated);
-        assert_eq!(updated, Accumulator::refreshed(&net, after), "{} after {}", after.to_fen(), before.to_fen());
-        acc = Some((after.key(), updated));
-        moves += 1;
-    });
-    assert!(moves > 40_000, "only {moves} moves checked");
+    for king_mirror in [false, true] {
+        let net = pseudo_random_net(1, king_mirror);
+        let (mut moves, mut recomputed) = (0, 0);
+        let mut acc = None;
+        random_games(250, 60, |before, after| {
+            let parent = match acc.take() {
+                Some((key, acc)) if key == before.key() => acc,
+                _ => Accumulator::refreshed(&net, before),
+            };
+            let delta = Delta::between(&net, before, after);
+            let crossed = before.king_square(before.side_to_move()).file().index() / 4
+                != after.king_square(before.side_to_move()).file().index() / 4;
+            // Only a king-mirrored net's king crossing the d/e line must be recomputed.
+            assert_eq!(delta.is_updatable(), !(king_mirror && crossed), "{} after {}", after.to_fen(), before.to_fen());
+            let mut updated = Accumulator::ZERO;
+            if delta.is_updatable() {
+                parent.update_into(&net, &delta, &mut updated);
+                let refreshed = Accumulator::refreshed(&net, after);
+                assert_eq!(updated, refreshed, "{} after {}", after.to_fen(), before.to_fen());
+                moves += 1;
+            } else {
+                updated = Accumulator::refreshed(&net, after);
+                recomputed += 1;
+            }
+            acc = Some((after.key(), updated));
+        });
+        assert!(moves > 40_000, "only {moves} moves checked");
+        assert_eq!(recomputed > 500, king_mirror, "{recomputed} recomputed");
+    }
 }
 
 #[test]
 fn the_lazy_stack_equals_a_full_refresh() {
-    let net = pseudo_random_net(2);
-    let mut stack = AccumulatorStack::new(80);
-    let mut ply = 0;
-    let mut evaluated = 0;
-    random_games(50, 60, |before, after| {
-        if before.fullmove_number() == 1 && ply > 0 {
-            // A new game: its start is unknown to the stack.
-            ply = 0;
-            stack.forget();
-        }
-        stack.push(ply + 1, before, after);
-        ply += 1;
-        // Evaluate only every third position, so deltas pile up between evaluations.
-        if ply.is_multiple_of(3) {
-            assert_eq!(stack.evaluate(&net, after, ply), net.evaluate(after), "{}", after.to_fen());
-            evaluated += 1;
-        }
-    });
-    assert!(evaluated > 2_000);
+    for king_mirror in [false, true] {
+        let net = pseudo_random_net(2, king_mirror);
+        let mut stack = AccumulatorStack::new(80);
+        let mut ply = 0;
+        let mut evaluated = 0;
+        random_games(50, 60, |before, after| {
+            if before.fullmove_number() == 1 && ply > 0 {
+                // A new game: its start is unknown to the stack.
+                ply = 0;
+                stack.forget();
+            }
+            stack.push(&net, ply + 1, before, after);
+            ply += 1;
+            // Evaluate only every third position, so deltas pile up between evaluations.
+            if ply.is_multiple_of(3) {
+                assert_eq!(stack.evaluate(&net, after, ply), net.evaluate(after), "{}", after.to_fen());
+                evaluated += 1;
+            }
+        });
+        assert!(evaluated > 2_000);
+    }
 }
 
 #[test]
 fn colour_mirrored_positions_score_the_same() {
-    let net = pseudo_random_net(3);
-    let mut checked = 0;
-    random_games(40, 60, |_, after| {
-        assert_eq!(net.evaluate(after), net.evaluate(&after.mirrored()), "{}", after.to_fen());
+    for king_mirror in [false, true] {
+        let net = pseudo_random_net(3, king_mirror);
+        let mut checked = 0;
+        random_games(40, 60, |_, after| {
+            assert_eq!(net.evaluate(after), net.evaluate(&after.mirrored()), "{}", after.to_fen());
+            checked += 1;
+        });
+        assert!(checked > 5_000);
+    }
+}
+
+/// `pos` mirrored left to right, without castling rights or an en-passant square (the net sees
+/// neither).
+fn flipped_left_right(pos: &Position) -> Position {
+    let fen = pos.to_fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0].split('/').map(|rank| rank.chars().rev().collect()).collect();
+    let flipped = format!("{} {} - - 0 1", board.join("/"), fields[1]);
+    Position::from_fen(&flipped).unwrap_or_else(|e| panic!("{flipped}: {e}"))
+}
+
+#[test]
+fn a_king_mirrored_net_scores_left_right_mirrored_positions_the_same() {
+    let (plain, mirrored) = (pseudo_random_net(5, false), pseudo_random_net(5, true));
+    let (mut checked, mut plain_differs) = (0, 0);
+    random_games(20, 60, |_, after| {
+        let flipped = flipped_left_right(after);
+        assert_eq!(mirrored.evaluate(after), mirrored.evaluate(&flipped), "{}", after.to_fen());
+        plain_differs += usize::from(plain.evaluate(after) != plain.evaluate(&flipped));
         checked += 1;
     });
-    assert!(checked > 5_000);
+    assert!(checked > 3_000);
+    // The same weights without king mirroring see a different board: the symmetry is the
+    // mirroring's, not the test's.
+    assert!(plain_differs > checked / 2, "{plain_differs} of {checked}");
 }
 
 #[test]
@@ -130,7 +176,7 @@ fn output_buckets_split_the_piece_counts_evenly() {
 
 #[test]
 fn a_bucketed_net_scores_each_position_with_its_piece_counts_layer() {
-    let net = pseudo_random_net(4);
+    let net = pseudo_random_net(4, false);
     let single = |bucket: usize| {
         let mut one = net.clone();
         one.output_layers = vec![net.output_layers[bucket].clone()];

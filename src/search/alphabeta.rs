@@ -161,8 +161,8 @@ impl Evaluator {
     /// Records the move from `before` (at `ply`) to `after` (at `ply + 1`).
     #[inline]
     fn push(&mut self, ply: usize, before: &Position, after: &Position) {
-        if self.net.is_some() {
-            self.accumulators.push(ply + 1, before, after);
+        if let Some(net) = &self.net {
+            self.accumulators.push(net, ply + 1, before, after);
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::data::Entry;
 use super::next_random;
-use crate::nnue::{encode_net, output_bucket, perspective_feature, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::nnue::{encode_net, input_index, output_bucket, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::types::Color;
 use rayon::prelude::*;
 
@@ -18,6 +18,8 @@ pub struct FloatNet<const H: usize = HIDDEN> {
     pub w2: Vec<f32>,
     /// Per bucket: the output bias.
     pub b2: Vec<f32>,
+    /// King-mirrored inputs (`nnue::input_index`).
+    pub king_mirror: bool,
 }
 
 /// Gradients of the loss summed over a batch, shaped like `FloatNet<H>`.
@@ -57,14 +59,14 @@ impl<const H: usize> FloatNet<H> {
     pub const WEIGHT_LIMIT: f32 = 1.98;
 
     /// Small random weights (uniform, scaled by each layer's fan-in), zero biases, `buckets`
-    /// output layers.
-    pub fn random(rng: &mut u64, buckets: usize) -> FloatNet<H> {
+    /// output layers, king-mirrored inputs or not.
+    pub fn random(rng: &mut u64, buckets: usize, king_mirror: bool) -> FloatNet<H> {
         let mut uniform = |n: usize, bound: f32| -> Vec<f32> {
             (0..n).map(|_| ((next_random(rng) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound).collect()
         };
         let w1 = uniform(INPUTS * H, 1.0 / (32.0f32).sqrt());
         let w2 = uniform(buckets * 2 * H, 1.0 / (2.0 * H as f32).sqrt());
-        FloatNet { w1, b1: vec![0.0; H], w2, b2: vec![0.0; buckets] }
+        FloatNet { w1, b1: vec![0.0; H], w2, b2: vec![0.0; buckets], king_mirror }
     }
 
     /// The number of output layers.
@@ -89,11 +91,17 @@ impl<const H: usize> FloatNet<H> {
         &self.w2[start..start + H]
     }
 
+    /// The first row of `feature`'s weights in `w1` for `perspective` of `entry`.
+    fn row(&self, entry: &Entry, feature: u16, perspective: Color) -> usize {
+        let mirror = self.king_mirror && entry.king_on_right[perspective];
+        input_index(feature, perspective, mirror) * H
+    }
+
     fn hidden(&self, entry: &Entry, perspective: Color) -> [f32; H] {
         let mut acc = [0.0f32; H];
         acc.copy_from_slice(&self.b1);
         for &feature in entry.features() {
-            let row = perspective_feature(feature, perspective) * H;
+            let row = self.row(entry, feature, perspective);
             acc.iter_mut().zip(&self.w1[row..row + H]).for_each(|(a, w)| *a += w);
         }
         acc
@@ -166,7 +174,7 @@ impl<const H: usize> FloatNet<H> {
             }
             grad.b1.iter_mut().zip(&d_hidden).for_each(|(g, d)| *g += d);
             for &feature in entry.features() {
-                let row = perspective_feature(feature, perspective) * H;
+                let row = self.row(entry, feature, perspective);
                 grad.w1[row..row + H].iter_mut().zip(&d_hidden).for_each(|(g, d)| *g += d);
             }
         }
@@ -180,7 +188,7 @@ impl<const H: usize> FloatNet<H> {
         let feature_layer = self.w1.iter().chain(&self.b1).map(|w| q(w, QA));
         let output_layer = self.w2.iter().map(|w| q(w, QB));
         let biases: Vec<i32> = self.b2.iter().map(|b| (b * (QA * QB) as f32).round() as i32).collect();
-        encode_net(H, feature_layer.chain(output_layer), &biases)
+        encode_net(H, self.king_mirror, feature_layer.chain(output_layer), &biases)
     }
 }
 
@@ -196,12 +204,12 @@ mod tests {
     /// 17.3 cp at 256).
     #[test]
     fn quantised_output_is_close_to_float() {
-        for buckets in [1, 8] {
+        for (buckets, king_mirror) in [(1, false), (8, false), (8, true)] {
             let mut rng = 7u64;
-            let mut float = FloatNet::<HIDDEN>::random(&mut rng, buckets);
+            let mut float = FloatNet::<HIDDEN>::random(&mut rng, buckets, king_mirror);
             float.b1.iter_mut().for_each(|b| *b = 0.3);
             let net = Network::from_bytes(&float.quantised_bytes()).unwrap_or_else(|e| unreachable!("{e}"));
-            assert_eq!(net.buckets(), buckets);
+            assert_eq!((net.buckets(), net.king_mirror), (buckets, king_mirror));
             let mut total = 0.0;
             let mut worst = 0.0f32;
             for fen in crate::bench::positions() {
@@ -227,17 +235,18 @@ mod tests {
     #[test]
     fn another_width_is_written_and_refused_by_this_build() {
         let mut rng = 5u64;
-        let bytes = FloatNet::<OTHER_WIDTH>::random(&mut rng, 1).quantised_bytes();
-        assert_eq!(bytes.len(), crate::nnue::net_bytes(OTHER_WIDTH, 1));
+        let bytes = FloatNet::<OTHER_WIDTH>::random(&mut rng, 1, false).quantised_bytes();
+        let layout = crate::nnue::Layout { hidden: OTHER_WIDTH, buckets: 1, king_mirror: false };
+        assert_eq!(bytes.len(), crate::nnue::net_bytes(layout));
         assert_eq!(u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, OTHER_WIDTH);
         assert_eq!(Network::from_bytes(&bytes).err(), Some(NetError::WrongHidden(OTHER_WIDTH)));
     }
 
     /// A numerical check of `backpropagate` on one weight of each layer (of the bucket the
     /// position uses).
-    fn check_gradient<const H: usize>(buckets: usize) {
+    fn check_gradient<const H: usize>(buckets: usize, king_mirror: bool) {
         let mut rng = 3u64;
-        let mut net = FloatNet::<H>::random(&mut rng, buckets);
+        let mut net = FloatNet::<H>::random(&mut rng, buckets, king_mirror);
         net.b1.iter_mut().for_each(|b| *b = 0.4);
         let pos = Position::from_fen("r3k2r/pp3ppp/2n5/3pP3/8/2N5/PP3PPP/R3K2R w KQkq d6 0 12").unwrap();
         let entry = Entry::new(&pos, 150, 2);
@@ -247,7 +256,7 @@ mod tests {
         };
         let mut grad = Gradient::zero(buckets);
         net.backpropagate(&entry, 0.3, &mut grad);
-        let feature = perspective_feature(entry.features()[3], Color::White) * H + 5;
+        let feature = net.row(&entry, entry.features()[3], Color::White) + 5;
         let bucket = net.bucket(&entry);
         let output = FloatNet::<H>::output_start(bucket, 1) + 9;
         for (which, analytic) in [("w1", grad.w1[feature]), ("w2", grad.w2[output]), ("b2", grad.b2[bucket])] {
@@ -266,8 +275,9 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        check_gradient::<HIDDEN>(1);
-        check_gradient::<HIDDEN>(8);
-        check_gradient::<OTHER_WIDTH>(1);
+        check_gradient::<HIDDEN>(1, false);
+        check_gradient::<HIDDEN>(8, false);
+        check_gradient::<HIDDEN>(8, true);
+        check_gradient::<OTHER_WIDTH>(1, false);
     }
 }

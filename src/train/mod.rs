@@ -38,6 +38,8 @@ pub struct Config {
     pub seed: u64,
     /// Add left-right mirrored copies of positions without castling rights.
     pub mirror: bool,
+    /// King-mirrored inputs (`nnue::input_index`).
+    pub king_mirror: bool,
     /// Hidden neurons per perspective: one of `WIDTHS`.
     pub hidden: usize,
     /// Output layers, chosen by the number of pieces (`nnue::output_bucket`): 1 to
@@ -141,7 +143,7 @@ fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     );
 
-    let mut net = FloatNet::<H>::random(&mut rng, config.buckets);
+    let mut net = FloatNet::<H>::random(&mut rng, config.buckets, config.king_mirror);
     let mut moments = [
         Moments::new(net.w1.len()),
         Moments::new(net.b1.len()),
