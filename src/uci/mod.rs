@@ -700,10 +700,11 @@ pub struct WdlModel {
 /// and carried over to Springer's scale (0.69 of Stockfish's, from the tuner's fitted K).
 pub const HAND_CRAFTED_WDL: WdlModel = WdlModel { centre: 265.0, width: 161.0 };
 
-/// The embedded network's model (net-k8): fitted by maximum likelihood to net-k8's scores and the
-/// results of its games at 8s+0.08s against net-i (weaker) and Ethereal 12 (about even), as
-/// net-i's was (`tools/fit_wdl.py`, docs/tuning.md).
-pub const NETWORK_WDL: WdlModel = WdlModel { centre: 203.0, width: 123.0 };
+/// The embedded network's model (net-p8): net-k8's (fitted by maximum likelihood to its scores and
+/// the results of its games at 8s+0.08s against net-i and Ethereal 12) carried over by the two
+/// nets' fits on the games of the SPRT that admitted net-p8 (`tools/fit_wdl.py`,
+/// docs/tuning.md), until net-p8's own games against Ethereal 12 give a direct fit.
+pub const NETWORK_WDL: WdlModel = WdlModel { centre: 212.0, width: 126.0 };
 
 /// The model for the evaluation that searches use now.
 pub fn current_wdl_model() -> WdlModel {
