@@ -36,7 +36,7 @@ fn king_sides(pos: &Position) -> u8 {
 }
 
 impl Delta {
-    /// No change (a null move) in a position with no king on files e-h.
+    /// No change (a null move), with no king bits (a plain net's deltas never have any).
     pub const NONE: Delta = Delta { added: [0; 2], removed: [0; 2], added_len: 0, removed_len: 0, kings: 0 };
 
     /// What changed from `before` to `after`, one legal move (or a null move) apart, read from the
