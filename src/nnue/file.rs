@@ -31,6 +31,7 @@ pub struct Layout {
     /// e-h (`nnue::input_index`).
     pub king_mirror: bool,
 }
+
 /// The most output buckets a net may have (one per piece count from 2 to 32 would be 31).
 pub const MAX_BUCKETS: usize = 16;
 
@@ -80,6 +81,7 @@ const fn read_header(bytes: &[u8]) -> Result<Layout, NetError> {
     if !(plain || bucketed || mirrored) {
         return Err(NetError::NotANet);
     }
+    // The header's length depends only on its kind (any bucket count above 1 reads as bucketed).
     let header = header_bytes(Layout { hidden: 0, buckets: if plain { 1 } else { 2 }, king_mirror: mirrored });
     if bytes.len() < header {
         return Err(too_short);
