@@ -1,6 +1,6 @@
 //! The hidden layer of both perspectives, and the change a move makes to it.
 
-use super::{active_features, input_index, mirrors, perspective_feature, white_feature, Network, HIDDEN};
+use super::{active_features, input_index, mirrors, perspective_feature, white_feature, Network, FILE_FLIP, HIDDEN};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -87,11 +87,11 @@ impl Delta {
         self.kings & KING_CROSSED == 0
     }
 
-    /// What turns `perspective`'s features into its mirrored ones: 7 (swap the files) when the
-    /// delta's net mirrors that perspective after the move, else 0.
+    /// What to XOR into `perspective`'s features: `FILE_FLIP` when the delta's net mirrors that
+    /// perspective after the move (the branch-free form of `input_index`'s `mirror`), else 0.
     #[inline(always)]
     fn file_flip(&self, perspective: Color) -> u16 {
-        u16::from((self.kings >> perspective.index()) & 1) * 7
+        u16::from((self.kings >> perspective.index()) & 1) * FILE_FLIP
     }
 }
 

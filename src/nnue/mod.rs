@@ -116,12 +116,15 @@ pub fn mirrors(king: Square) -> bool {
     king.file().index() >= 4
 }
 
+/// XOR-ed into a feature, swaps its file a-h (a feature's file is its low 3 bits, which the flip
+/// to Black's view leaves alone): the left-right mirror of king-mirrored nets.
+pub(crate) const FILE_FLIP: u16 = 7;
+
 /// The input row of a White-perspective feature for `perspective`, the board mirrored left to
-/// right first when `mirror` (a feature's file is its low 3 bits, which the flip to Black's
-/// view leaves alone).
+/// right first when `mirror`.
 #[inline(always)]
 pub fn input_index(white: u16, perspective: Color, mirror: bool) -> usize {
-    perspective_feature(if mirror { white ^ 7 } else { white }, perspective)
+    perspective_feature(if mirror { white ^ FILE_FLIP } else { white }, perspective)
 }
 
 /// Every piece of `pos` as a White-perspective feature.
