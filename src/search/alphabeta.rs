@@ -985,7 +985,6 @@ impl<'a> Worker<'a> {
     /// point, takes moves from it like any helper, helps at split points below it until its
     /// helpers are done, and returns the best score and move found.
     fn split(&mut self, hub: &SplitHub, node: SplitNode, jobs: Vec<SplitMove>) -> SplitOutcome {
-        let ply = node.ply;
         let keys = self.keys.len();
         let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs));
         hub.open(Arc::clone(&point));
@@ -997,9 +996,22 @@ impl<'a> Worker<'a> {
         hub.close(&point);
         self.chain = outer;
         self.keys.truncate(keys);
-        self.stack[..=ply].copy_from_slice(&point.node.stack);
+        self.adopt_stack(&point.node.stack);
         self.update_stop();
         point.outcome()
+    }
+
+    /// Takes `path`, a split node's search stack from the root to the node, as this worker's
+    /// stack. The plies below the node keep what an earlier path left there, which the search
+    /// overwrites before reading, all but the singular search's exclusion: a node reads its own
+    /// ply's exclusion on entry, so a stale one made every later node at that ply a search
+    /// under exclusion (no TT cutoff or store, no pruning, a move left out). It is lifted here.
+    fn adopt_stack(&mut self, path: &[Ply]) {
+        let below = path.len();
+        self.stack[..below].copy_from_slice(path);
+        for ply in &mut self.stack[below..] {
+            ply.excluded = Move::NULL;
+        }
     }
 
     /// Keeps `stopped` only while a reason holds: `stop`, the clock or the node limit, or a
@@ -1026,7 +1038,7 @@ impl<'a> Worker<'a> {
         self.evaluator.reset(&point.node.pos, ply);
         self.keys.truncate(self.root_len);
         self.keys.extend_from_slice(&point.node.path_keys);
-        self.stack[..=ply].copy_from_slice(&point.node.stack);
+        self.adopt_stack(&point.node.stack);
         self.stack[ply + 1].killers = [Move::NULL; 2];
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(point);
@@ -1210,6 +1222,26 @@ mod tests {
         let verdict = worker.singular_extension(&pos, &node, entry);
         assert!(worker.stack[ply].excluded.is_null(), "the exclusion is lifted afterwards");
         (verdict, tt.probe(pos.key()).is_none())
+    }
+
+    #[test]
+    fn a_split_path_lifts_stale_exclusions_below_it() {
+        let pos = Position::startpos();
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new(false);
+        let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
+        let e2e4 = crate::uci::parse_move(&pos, "e2e4", false).unwrap_or_else(|| unreachable!("legal"));
+        let d2d4 = crate::uci::parse_move(&pos, "d2d4", false).unwrap_or_else(|| unreachable!("legal"));
+        // An earlier split point below ply 5 left its exclusion behind.
+        worker.stack[5].excluded = e2e4;
+        // The new split node at ply 2 lies below a singular search at ply 1 (its owner's path).
+        let mut path = vec![Ply::default(); 3];
+        path[1].excluded = d2d4;
+        worker.adopt_stack(&path);
+        assert_eq!(worker.stack[1].excluded, d2d4, "the path's own exclusion is kept");
+        assert!(worker.stack[3..].iter().all(|ply| ply.excluded.is_null()), "no exclusion below the split node");
     }
 
     #[test]
