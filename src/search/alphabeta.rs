@@ -1234,7 +1234,7 @@ mod tests {
         let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
         let e2e4 = crate::uci::parse_move(&pos, "e2e4", false).unwrap_or_else(|| unreachable!("legal"));
         let d2d4 = crate::uci::parse_move(&pos, "d2d4", false).unwrap_or_else(|| unreachable!("legal"));
-        // An earlier split point below ply 5 left its exclusion behind.
+        // An earlier split path left an exclusion at ply 5.
         worker.stack[5].excluded = e2e4;
         // The new split node at ply 2 lies below a singular search at ply 1 (its owner's path).
         let mut path = vec![Ply::default(); 3];
