@@ -1200,12 +1200,23 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
         let mv = crate::uci::parse_move(&pos, tt_move, false).unwrap_or_else(|| unreachable!("{tt_move} is legal"));
         let tt = TranspositionTable::new(1);
+        let verdict = with_worker(&pos, &tt, |worker| singular_search(worker, &pos, mv, tt_score, beta));
+        (verdict, tt.probe(pos.key()).is_none())
+    }
+
+    /// Runs `f` on a single-threaded worker searching `pos` with the table `tt`, no time limit.
+    fn with_worker<R>(pos: &Position, tt: &TranspositionTable, f: impl FnOnce(&mut Worker) -> R) -> R {
         let control = SearchControl::new(false);
         let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
         let mut histories = Histories::default();
-        let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
+        let mut worker = Worker::new(tt, &control, time, None, &[], &mut histories, Vec::new());
+        f(&mut worker)
+    }
+
+    /// The singular search of `singular_verdict` on `worker`.
+    fn singular_search(worker: &mut Worker, pos: &Position, mv: Move, tt_score: i32, beta: i32) -> Singular {
         let ply = 1;
-        worker.evaluator.reset(&pos, ply);
+        worker.evaluator.reset(pos, ply);
         let depth = SE_MIN_DEPTH;
         let node = Node {
             ply,
@@ -1219,29 +1230,27 @@ mod tests {
             tt_move_extension: 0,
         };
         let entry = TtEntry { mv, score: score_to_tt(tt_score, ply), eval: NO_EVAL, depth, bound: Bound::Lower };
-        let verdict = worker.singular_extension(&pos, &node, entry);
+        let verdict = worker.singular_extension(pos, &node, entry);
         assert!(worker.stack[ply].excluded.is_null(), "the exclusion is lifted afterwards");
-        (verdict, tt.probe(pos.key()).is_none())
+        verdict
     }
 
     #[test]
     fn a_split_path_lifts_stale_exclusions_below_it() {
         let pos = Position::startpos();
         let tt = TranspositionTable::new(1);
-        let control = SearchControl::new(false);
-        let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
-        let mut histories = Histories::default();
-        let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
         let e2e4 = crate::uci::parse_move(&pos, "e2e4", false).unwrap_or_else(|| unreachable!("legal"));
         let d2d4 = crate::uci::parse_move(&pos, "d2d4", false).unwrap_or_else(|| unreachable!("legal"));
-        // An earlier split path left an exclusion at ply 5.
-        worker.stack[5].excluded = e2e4;
-        // The new split node at ply 2 lies below a singular search at ply 1 (its owner's path).
-        let mut path = vec![Ply::default(); 3];
-        path[1].excluded = d2d4;
-        worker.adopt_stack(&path);
-        assert_eq!(worker.stack[1].excluded, d2d4, "the path's own exclusion is kept");
-        assert!(worker.stack[3..].iter().all(|ply| ply.excluded.is_null()), "no exclusion below the split node");
+        with_worker(&pos, &tt, |worker| {
+            // An earlier split path left an exclusion at ply 5.
+            worker.stack[5].excluded = e2e4;
+            // The new split node at ply 2 lies below a singular search at ply 1 (its owner's path).
+            let mut path = vec![Ply::default(); 3];
+            path[1].excluded = d2d4;
+            worker.adopt_stack(&path);
+            assert_eq!(worker.stack[1].excluded, d2d4, "the path's own exclusion is kept");
+            assert!(worker.stack[3..].iter().all(|ply| ply.excluded.is_null()), "no exclusion below the split node");
+        });
     }
 
     #[test]
