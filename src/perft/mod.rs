@@ -36,23 +36,29 @@ fn count_leaves<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 if BULK => count_legal(pos),
-        _ => {
-            let mut visitor = ChildVisitor::<BULK> { parent: pos, info: pos.check_info(), depth: depth - 1, nodes: 0 };
-            generate::<AllMoves, _>(pos, &mut visitor);
-            visitor.nodes
-        }
+        1 => count_children::<BULK, true>(pos, 0),
+        _ => count_children::<BULK, false>(pos, depth - 1),
     }
 }
 
+/// Counts the leaves `depth` plies below each child of `pos`; `LEAF` says the children are the
+/// leaves themselves (`depth` 0), so that no leaf tests the depth.
+#[inline(always)]
+fn count_children<const BULK: bool, const LEAF: bool>(pos: &Position, depth: u32) -> u64 {
+    let mut visitor = ChildVisitor::<BULK, LEAF> { parent: pos, info: pos.check_info(), depth, nodes: 0 };
+    generate::<AllMoves, _>(pos, &mut visitor);
+    visitor.nodes
+}
+
 /// Makes each move as the generator hands it over and counts below it: no move list.
-struct ChildVisitor<'a, const BULK: bool> {
+struct ChildVisitor<'a, const BULK: bool, const LEAF: bool> {
     parent: &'a Position,
     info: CheckInfo,
     depth: u32,
     nodes: u64,
 }
 
-impl<const BULK: bool> ChildVisitor<'_, BULK> {
+impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     /// Makes `mv`, a move of `piece`, and counts below it.
     #[inline(always)]
     fn visit(&mut self, mv: Move, piece: Piece) {
@@ -65,7 +71,7 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
     /// never optimised away.
     #[inline(always)]
     fn count_below(&mut self, child: &Position) {
-        if !BULK && self.depth == 0 {
+        if LEAF {
             std::hint::black_box(child);
             self.nodes += 1;
         } else {
@@ -84,7 +90,7 @@ impl<const BULK: bool> ChildVisitor<'_, BULK> {
 
 /// The batches carry what the generator knows: the origin's piece is looked up once per piece,
 /// and pawn batches are pawns, so no single move looks up its own piece.
-impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
+impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEAF> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
         // The generator hands over single moves only for castling and en passant.
@@ -98,7 +104,10 @@ impl<const BULK: bool> MoveSink for ChildVisitor<'_, BULK> {
         let Some(piece) = self.parent.piece_on(from) else {
             return;
         };
-        if matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen) {
+        // A king or rook move changes castling rights only while the mover holds one.
+        let plain = matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen)
+            || !self.parent.castling_rights().has_any(self.parent.side_to_move());
+        if plain {
             for to in quiets {
                 self.visit_plain_quiet(from, to, piece);
             }

@@ -125,13 +125,17 @@ impl Position {
     }
 
     /// `make_move_unkeyed` for a plain quiet move (no capture, castling, promotion or double
-    /// push) of a knight, bishop, queen or single-stepping pawn: such a move cannot change the
-    /// castling rights or leave an en-passant square, so only the mover's two boards, the side to
-    /// move, the en-passant square and the checkers change (the key and the clocks stay stale, as
-    /// in `make_move_unkeyed`). Perft's every-leaf counting makes most of its moves here.
+    /// push) of a knight, bishop, queen or single-stepping pawn, or of a king or rook whose side
+    /// holds no castling right: such a move cannot change the castling rights or leave an
+    /// en-passant square, so only the mover's two boards, the side to move, the en-passant square
+    /// and the checkers change (the key and the clocks stay stale, as in `make_move_unkeyed`).
+    /// Perft's every-leaf counting makes most of its moves here.
     #[inline(always)]
     pub fn make_plain_quiet_unkeyed(&mut self, from: Square, to: Square, piece: Piece, info: &CheckInfo) {
-        debug_assert!(matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen | Piece::Pawn));
+        debug_assert!(
+            matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen | Piece::Pawn)
+                || !self.castling.has_any(self.side_to_move)
+        );
         debug_assert!(self.piece_on(to).is_none() && self.piece_on(from) == Some(piece));
         let us = self.side_to_move;
         self.move_piece::<false>(us, piece, from, to);
