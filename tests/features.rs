@@ -180,7 +180,8 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
 }
 
 /// `springer train --king-mirror` writes a net the engine loads, and that net scores a position
-/// and its left-right mirror alike (the plain net it would be without mirroring does not).
+/// and its left-right mirror alike, as the embedded (king-mirrored) net does; a plain net
+/// (net-p8, embedded before it) does not.
 #[test]
 fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     let dir = std::env::temp_dir().join(format!("springer-test-king-mirror-{}", std::process::id()));
@@ -215,13 +216,19 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
             net_score(e)
         })
     };
+    let load = |e: &mut Engine, path: &std::path::Path| {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = e.until("info string", Duration::from_secs(5));
+        assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
+        scores(e)
+    };
     let [embedded, embedded_flipped] = scores(&mut e);
-    e.send(&format!("setoption name EvalFile value {}", net.display()));
-    let lines = e.until("info string", Duration::from_secs(5));
-    assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
-    let [mirrored, mirrored_flipped] = scores(&mut e);
+    assert_eq!(embedded, embedded_flipped, "the embedded net is king-mirrored");
+    let plain = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/candidates/net-p8.nnue");
+    let [unmirrored, unmirrored_flipped] = load(&mut e, &plain);
+    assert_ne!(unmirrored, unmirrored_flipped, "a plain net tells the two apart");
+    let [mirrored, mirrored_flipped] = load(&mut e, &net);
     assert_eq!(mirrored, mirrored_flipped);
-    assert_ne!(embedded, embedded_flipped, "the embedded net is not king-mirrored: it tells the two apart");
     // Searching with it (king moves across the d/e line recompute the accumulator) gives a move.
     e.send("position fen 8/5k2/8/8/8/2K5/4P3/8 w - - 0 1");
     e.send("go depth 8");
