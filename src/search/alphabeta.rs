@@ -231,7 +231,8 @@ pub struct Worker<'a> {
     /// Root moves already given a MultiPV line this iteration: skipped at the root.
     pub root_excluded: Vec<Move>,
     /// Nodes this worker spent below each root move in the current iteration (for the time
-    /// manager's node share of the best move).
+    /// manager's node share of the best move): its own root moves, and with threads the root
+    /// moves it took from a split point at the root. The share sums every worker's.
     pub root_move_nodes: Vec<(Move, u64)>,
     /// The best root move of the current iteration so far, with its score and PV: what a search
     /// stopped in mid-iteration can still use.
@@ -936,7 +937,11 @@ impl<'a> Worker<'a> {
             if node.alpha >= node.beta {
                 break;
             }
+            let nodes_before = self.nodes;
             let score = self.search_move::<PV>(pos, info, node, job.mv, job.new_depth, 0, false);
+            if ply == 0 {
+                self.root_move_nodes.push((job.mv, self.nodes - nodes_before));
+            }
             if self.stopped {
                 return None;
             }
@@ -1024,6 +1029,7 @@ impl<'a> Worker<'a> {
     /// A helper's part in an iteration: waits for split points on `hub` and searches moves
     /// from them until the iteration ends or the search must stop.
     pub fn help(&mut self, hub: &SplitHub) {
+        self.root_move_nodes.clear();
         while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
             self.help_at(&point);
             if self.stopped {
@@ -1066,10 +1072,14 @@ impl<'a> Worker<'a> {
         while !self.stopped {
             let Some(job) = point.take() else { break };
             node.alpha = point.alpha();
+            let nodes_before = self.nodes;
             let score =
                 self.search_move::<false>(&split.pos, &info, &node, job.mv, job.new_depth, job.reduction, false);
             if self.stopped {
                 break;
+            }
+            if split.ply == 0 {
+                self.root_move_nodes.push((job.mv, self.nodes - nodes_before));
             }
             if score > node.alpha && score < node.beta {
                 point.defer(job, score);

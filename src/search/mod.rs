@@ -381,6 +381,11 @@ impl<'a> RootSearch<'a> {
         self.workers.iter().any(|w| w.stopped)
     }
 
+    /// The share of the last iteration's root nodes spent below `best`, over every worker.
+    fn node_share(&self, best: Move) -> f64 {
+        node_share(self.workers.iter().flat_map(|w| &w.root_move_nodes), best)
+    }
+
     /// The root searched at `depth` in the window (`alpha`, `beta`); the first worker then
     /// holds the principal variation.
     fn search_window(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
@@ -519,7 +524,7 @@ impl Progress {
         let stats = IterationStats {
             depth,
             stable_iterations: self.stable_iterations,
-            best_move_node_share: node_share(&search.workers[0].root_move_nodes, self.result.best_move),
+            best_move_node_share: search.node_share(self.result.best_move),
             score_drop: average_of_last_two(&self.scores).map_or(0, |average| average - score),
             failed_low,
         };
@@ -548,10 +553,13 @@ fn average_of_last_two(scores: &[i32]) -> Option<i32> {
     (!last.is_empty()).then(|| last.iter().sum::<i32>() / last.len() as i32)
 }
 
-/// The share of the root nodes spent below `best` (1 when nothing was counted).
-fn node_share(root_move_nodes: &[(Move, u64)], best: Move) -> f64 {
-    let total: u64 = root_move_nodes.iter().map(|&(_, n)| n).sum();
-    let spent: u64 = root_move_nodes.iter().filter(|&&(mv, _)| mv == best).map(|&(_, n)| n).sum();
+/// The share of the root nodes spent below `best` (1 when nothing was counted), from every
+/// worker's counts: with threads, the root moves after the first are searched at a split point,
+/// mostly by the helpers, and counting worker 0's alone made the best move's share look near 1
+/// (so a multi-threaded search stopped early).
+fn node_share<'m>(root_move_nodes: impl Iterator<Item = &'m (Move, u64)> + Clone, best: Move) -> f64 {
+    let total: u64 = root_move_nodes.clone().map(|&(_, n)| n).sum();
+    let spent: u64 = root_move_nodes.filter(|&&(mv, _)| mv == best).map(|&(_, n)| n).sum();
     if total == 0 {
         1.0
     } else {
@@ -641,6 +649,42 @@ mod tests {
             assert_eq!(result.best_move, result.lines[0].pv[0]);
             assert!(result.nodes > 1000);
         }
+    }
+
+    #[test]
+    fn the_node_share_counts_the_root_moves_of_every_thread() {
+        // With threads, the root moves after the first go to a split point, mostly to the
+        // helper: counting worker 0's root moves alone made the best move's share look near 1
+        // and the timed search stop early.
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let root = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let (tt, control) = (TranspositionTable::new(8), SearchControl::new(false));
+        let pool = WorkerPool::new(2).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut histories = vec![Histories::default(), Histories::default()];
+        let limits = Limits::depth(9);
+        let context = SearchContext {
+            tt: &tt,
+            control: &control,
+            histories: &mut histories,
+            history: &[],
+            move_overhead_ms: 0,
+            pool: Some(&pool),
+            tablebases: None,
+        };
+        let root_moves = RootMoves::new(&root, &limits, None, &[]);
+        let time = TimeManager::new(&limits, root.side_to_move(), 0, 0, Instant::now());
+        let hub = split::SplitHub::default();
+        let mut search = RootSearch::new(&root, &limits, context, time, &root_moves, &hub);
+        for depth in 1..=9 {
+            search.search_window(depth, -INFINITY, INFINITY);
+        }
+        // A full window searches every root move in the last iteration, whoever took it.
+        let counted: std::collections::HashSet<Move> =
+            search.workers.iter().flat_map(|w| &w.root_move_nodes).map(|&(mv, _)| mv).collect();
+        assert_eq!(counted.len(), root_moves.moves.len());
+        let best = search.workers[0].principal_variation()[0];
+        let share = search.node_share(best);
+        assert!(share > 0.0 && share < 1.0, "{share}");
     }
 
     #[test]
