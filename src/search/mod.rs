@@ -608,16 +608,17 @@ mod tests {
         let control = SearchControl::new(false);
         let pool = (threads > 1).then(|| WorkerPool::new(threads).unwrap_or_else(|e| unreachable!("{e}")));
         let mut histories: Vec<Histories> = (0..threads).map(|_| Histories::default()).collect();
-        let context = SearchContext {
-            tt: &tt,
-            control: &control,
-            histories: &mut histories,
-            history: &[],
-            move_overhead_ms: 0,
-            pool: pool.as_ref(),
-            tablebases: None,
-        };
-        search(&pos, limits, context, &mut |_| {})
+        search(&pos, limits, test_context(&tt, &control, &mut histories, pool.as_ref()), &mut |_| {})
+    }
+
+    /// A context with no game history, move overhead or tablebases.
+    fn test_context<'a>(
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        histories: &'a mut [Histories],
+        pool: Option<&'a WorkerPool>,
+    ) -> SearchContext<'a> {
+        SearchContext { tt, control, histories, history: &[], move_overhead_ms: 0, pool, tablebases: None }
     }
 
     #[test]
@@ -662,15 +663,7 @@ mod tests {
         let pool = WorkerPool::new(2).unwrap_or_else(|e| unreachable!("{e}"));
         let mut histories = vec![Histories::default(), Histories::default()];
         let limits = Limits::depth(9);
-        let context = SearchContext {
-            tt: &tt,
-            control: &control,
-            histories: &mut histories,
-            history: &[],
-            move_overhead_ms: 0,
-            pool: Some(&pool),
-            tablebases: None,
-        };
+        let context = test_context(&tt, &control, &mut histories, Some(&pool));
         let root_moves = RootMoves::new(&root, &limits, None, &[]);
         let time = TimeManager::new(&limits, root.side_to_move(), 0, 0, Instant::now());
         let hub = split::SplitHub::default();
