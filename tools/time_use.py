@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Time use per engine from a match.py PGN: for each engine, the mean share of its clock it spent
 per game (the sum of its moves' times over base + increment x its moves), the mean time a move,
-and the time losses. Reads the move comments match.py writes ("+0.25/12 0.183s").
+the mean depth its moves reached (a second thread or a longer clock shows up here first), and the
+time losses. Reads the move comments match.py writes ("+0.25/12 0.183s").
 
 Usage: time_use.py GAMES.pgn TC      (TC as match.py writes it: 8+0.08, 0.5, 40/4 for 40 moves in
 4 s repeating; the clock given for n moves is then 4 s for every control begun)
@@ -27,6 +28,7 @@ def main():
         sys.exit(__doc__)
     path, tc = sys.argv[1], sys.argv[2]
     shares, move_times, losses = defaultdict(list), defaultdict(list), defaultdict(int)
+    depths = defaultdict(list)
     with open(path) as f:
         while (game := chess.pgn.read_game(f)) is not None:
             names = {chess.WHITE: game.headers.get("White"), chess.BLACK: game.headers.get("Black")}
@@ -37,6 +39,9 @@ def main():
                 if found:
                     spent[turn] += float(found.group(1))
                     move_times[names[turn]].append(float(found.group(1)))
+                depth = re.search(r"/(\d+) ", child.comment or "")
+                if depth:
+                    depths[names[turn]].append(int(depth.group(1)))
                 moves[turn] += 1
                 turn = not turn
             for side in (chess.WHITE, chess.BLACK):
@@ -46,10 +51,11 @@ def main():
                 loser = chess.WHITE if game.headers.get("Result") == "0-1" else chess.BLACK
                 losses[names[loser]] += 1
     for name in sorted(shares):
-        s, t = shares[name], move_times[name]
+        s, t, d = shares[name], move_times[name], depths[name]
+        depth = f"mean depth {sum(d) / len(d):.2f}" if d else "no depths"
         print(f"{name}: {len(s)} games, clock used {100 * sum(s) / len(s):.1f} % per game "
               f"(min {100 * min(s):.1f}, max {100 * max(s):.1f}), {1000 * sum(t) / len(t):.0f} ms a move, "
-              f"time losses {losses[name]}")
+              f"{depth}, time losses {losses[name]}")
 
 
 if __name__ == "__main__":
