@@ -373,6 +373,12 @@ impl<'a> Worker<'a> {
         QuietContext { previous: self.previous_moves(ply), threats: pos.attacked_by(!pos.side_to_move()) }
     }
 
+    /// `mv` followed by the principal variation just searched below it (from ply `ply + 1`).
+    fn line_through(&self, ply: usize, mv: Move) -> Vec<Move> {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        std::iter::once(mv).chain(self.pv[ply + 1][ply + 1..child_len].iter().copied()).collect()
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
         self.pv[ply][ply] = mv;
@@ -789,7 +795,7 @@ impl<'a> Worker<'a> {
         self.pickers[ply] = Some(picker.into_buffers());
 
         if let (Some(jobs), Some(hub)) = (split_jobs.filter(|jobs| !jobs.is_empty()), self.hub) {
-            self.search_split::<PV>(hub, pos, &info, node, &mut best, jobs)?;
+            self.search_split::<PV>(hub, pos, node, &mut best, jobs)?;
             tried.keep_quiets_up_to(best.mv);
         }
         Some(best)
@@ -891,14 +897,12 @@ impl<'a> Worker<'a> {
         false
     }
 
-    /// Searches the node's later moves `jobs` with the helpers, takes the split point's outcome
-    /// into `best`, then searches the deferred moves with the full window. `None` if the search
-    /// stopped.
+    /// Searches the node's later moves `jobs` with the helpers and takes the split point's
+    /// outcome into `best`. `None` if the search stopped.
     fn search_split<const PV: bool>(
         &mut self,
         hub: &SplitHub,
         pos: &Position,
-        info: &CheckInfo,
         node: &mut Node,
         best: &mut Best,
         jobs: Vec<SplitMove>,
@@ -922,30 +926,17 @@ impl<'a> Worker<'a> {
             best.score = outcome.score;
             if outcome.score > node.alpha {
                 best.mv = outcome.best;
+                // A fail high brings the move alone; a full-window search its whole line.
+                let line = if outcome.line.is_empty() { vec![outcome.best] } else { outcome.line };
                 if PV {
-                    // Only a fail high comes back from a split point with a best move.
-                    self.pv[ply][ply] = outcome.best;
-                    self.pv_len[ply] = ply + 1;
+                    self.pv[ply][ply..ply + line.len()].copy_from_slice(&line);
+                    self.pv_len[ply] = ply + line.len();
                 }
                 if ply == 0 {
-                    self.root_best = Some((outcome.best, outcome.score, vec![outcome.best]));
+                    self.root_best = Some((outcome.best, outcome.score, line));
                 }
                 node.alpha = outcome.score;
             }
-        }
-        for job in outcome.deferred {
-            if node.alpha >= node.beta {
-                break;
-            }
-            let nodes_before = self.nodes;
-            let score = self.search_move::<PV>(pos, info, node, job.mv, job.new_depth, 0, false);
-            if ply == 0 {
-                self.root_move_nodes.push((job.mv, self.nodes - nodes_before));
-            }
-            if self.stopped {
-                return None;
-            }
-            self.raise::<PV>(node, best, job.mv, score);
         }
         Some(())
     }
@@ -1054,7 +1045,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Takes moves from `point` until none is left, the split point aborts or the search
-    /// stops, recording each finished move's score (or deferring it, if it beat alpha).
+    /// stops, recording each finished move's score (after a full-window search, for a move that
+    /// beats alpha at a PV split point).
     fn serve(&mut self, point: &SplitPoint) {
         let split = &point.node;
         let info = split.pos.check_info();
@@ -1073,16 +1065,25 @@ impl<'a> Worker<'a> {
             let Some(job) = point.take() else { break };
             node.alpha = point.alpha();
             let nodes_before = self.nodes;
-            let score =
+            let mut score =
                 self.search_move::<false>(&split.pos, &info, &node, job.mv, job.new_depth, job.reduction, false);
+            // At a PV split point, a move that beats alpha with the null window is searched again
+            // at once with the full window (at alpha as it stands now), as the serial search
+            // does: its exact score raises alpha before the moves still to be taken.
+            let exact = !self.stopped && score > node.alpha && score < node.beta;
+            if exact {
+                node.alpha = point.alpha();
+                score = self.search_move::<true>(&split.pos, &info, &node, job.mv, job.new_depth, 0, true);
+            }
             if self.stopped {
                 break;
             }
             if split.ply == 0 {
                 self.root_move_nodes.push((job.mv, self.nodes - nodes_before));
             }
-            if score > node.alpha && score < node.beta {
-                point.defer(job, score);
+            if exact {
+                let line = self.line_through(split.ply, job.mv);
+                point.record_exact(job.mv, score, line);
             } else {
                 point.record(job.mv, score);
             }

@@ -1,11 +1,12 @@
 //! Split points: a node whose later moves are searched by several threads at once (young
 //! brothers wait), and the hub where workers open split points and idle workers find them.
 //! Owner and helpers take the moves one at a time, each with a null window at the split
-//! point's shared, atomically raised alpha. A move that beats alpha is deferred: the node's
-//! owner searches it with the full window after the split point closes, where its tree can
-//! split in turn, as principal variation search requires. A fail high aborts the split point
-//! and every split point below it. An owner whose moves are all taken helps only at split
-//! points below its own until its helpers are done, so waits form a tree, never a cycle.
+//! point's shared, atomically raised alpha. A move that beats alpha (at a PV node) is searched
+//! again at once with the full window by whoever took it, as principal variation search
+//! requires, and its exact score raises alpha before the moves still to be taken. A fail high
+//! aborts the split point and every split point below it. An owner whose moves are all taken
+//! helps only at split points below its own until its helpers are done, so waits form a tree,
+//! never a cycle.
 
 use super::stack::Ply;
 use super::INFINITY;
@@ -32,9 +33,9 @@ pub struct SplitMove {
 pub struct SplitOutcome {
     pub score: i32,
     pub best: Move,
-    /// Moves that beat alpha with a null window: the owner searches them with the full window
-    /// after the split point closes, where their trees can split in turn.
-    pub deferred: Vec<SplitMove>,
+    /// The best move's principal variation (from the move itself on), when a full-window
+    /// search found it; empty otherwise.
+    pub line: Vec<Move>,
 }
 
 /// The node a split point searches, and the search state that leads to it.
@@ -81,7 +82,7 @@ impl SplitPoint {
             alpha: AtomicI32::new(alpha),
             aborted: AtomicBool::new(false),
             helpers: AtomicUsize::new(0),
-            result: Mutex::new(SplitOutcome { score: -INFINITY, best: Move::NULL, deferred: Vec::new() }),
+            result: Mutex::new(SplitOutcome { score: -INFINITY, best: Move::NULL, line: Vec::new() }),
         }
     }
 
@@ -141,16 +142,30 @@ impl SplitPoint {
         self.result.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Records a finished move's score; a fail high aborts the split point. A score below
-    /// beta is an upper bound from a null window at the alpha of its time, which deferred
-    /// moves may have raised above the node's: it counts as at most the node's alpha, so that
-    /// only a fail high or a deferred move's search can raise the node's alpha.
+    /// Records a finished move's null-window score; a fail high aborts the split point. A score
+    /// below beta is an upper bound from a null window at the alpha of its time, which exact
+    /// scores may have raised above the node's: it counts as at most the node's alpha, so that
+    /// only a fail high or a full-window search (`record_exact`) can raise the node's alpha.
     pub fn record(&self, mv: Move, score: i32) {
         let score = if score >= self.node.beta { score } else { score.min(self.node.alpha) };
+        self.take_score(mv, score, Vec::new());
+    }
+
+    /// Records the score of a full-window search of `mv` at a PV split point, with its
+    /// principal variation `line` (the move first): an exact score when inside the window, so it
+    /// raises alpha for the moves still to be taken; a fail high aborts the split point.
+    pub fn record_exact(&self, mv: Move, score: i32, line: Vec<Move>) {
+        self.take_score(mv, score, line);
+    }
+
+    /// Keeps `mv` as the best move if `score` beats the best so far, raises alpha to `score`
+    /// and aborts the split point on a fail high.
+    fn take_score(&self, mv: Move, score: i32, line: Vec<Move>) {
         let mut result = self.result();
         if score > result.score {
             result.score = score;
             result.best = mv;
+            result.line = line;
         }
         self.alpha.fetch_max(score, Ordering::SeqCst);
         if score >= self.node.beta {
@@ -158,19 +173,10 @@ impl SplitPoint {
         }
     }
 
-    /// Defers `job`, which beat alpha with a null window (its score, a lower bound, raises
-    /// alpha for the moves after it).
-    pub fn defer(&self, job: SplitMove, score: i32) {
-        self.result().deferred.push(job);
-        self.alpha.fetch_max(score, Ordering::SeqCst);
-    }
-
-    /// The best score and move found, and the deferred moves in the order of `jobs`.
+    /// The best score and move found, with the move's line if a full-window search found it.
     pub fn outcome(&self) -> SplitOutcome {
         let mut result = self.result();
-        let mut deferred = std::mem::take(&mut result.deferred);
-        deferred.sort_by_key(|job| self.jobs.iter().position(|other| other.mv == job.mv));
-        SplitOutcome { score: result.score, best: result.best, deferred }
+        SplitOutcome { score: result.score, best: result.best, line: std::mem::take(&mut result.line) }
     }
 }
 
