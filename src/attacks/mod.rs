@@ -77,6 +77,18 @@ pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
     slider(&BISHOP_ENTRIES[sq], occupied)
 }
 
+/// Squares a rook on `sq` attacks on an empty board (its lines): no occupancy lookup.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq])
+}
+
+/// Squares a bishop on `sq` attacks on an empty board (its diagonals): no occupancy lookup.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq])
+}
+
 /// Squares a queen on `sq` attacks, given the `occupied` squares.
 #[inline(always)]
 pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -93,6 +105,20 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINE[a][b])
+}
+
+/// The squares a king on `king` crosses and lands on when it castles with the rook on `rook`
+/// (the same rank): none of them may be attacked.
+#[inline(always)]
+pub fn castling_king_path(king: Square, rook: Square) -> Bitboard {
+    Bitboard(CASTLING_KING_PATH[king][rook])
+}
+
+/// The squares that must be empty for a king on `king` to castle with the rook on `rook` (the
+/// same rank): both pieces' paths and landing squares, less the two pieces' own squares.
+#[inline(always)]
+pub fn castling_clear(king: Square, rook: Square) -> Bitboard {
+    Bitboard(CASTLING_CLEAR[king][rook])
 }
 
 /// Whether `a`, `b` and `c` lie on one rank, file or diagonal.
@@ -128,12 +154,16 @@ mod tests {
             let i = sq.index();
             assert_eq!(knight(sq).0, tablegen::knight_attacks(i));
             assert_eq!(king(sq).0, tablegen::king_attacks(i));
+            assert_eq!(rook_rays(sq), rook(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop(sq, Bitboard::EMPTY));
             for color in Color::ALL {
                 assert_eq!(pawn(color, sq).0, tablegen::pawn_attacks(color.index(), i));
             }
             for b in Square::ALL {
                 assert_eq!(between(sq, b).0, tablegen::between(i, b.index()));
                 assert_eq!(line(sq, b).0, tablegen::line(i, b.index()));
+                let (king_path, clear) = tablegen::castling_paths(i, b.index());
+                assert_eq!((castling_king_path(sq, b).0, castling_clear(sq, b).0), (king_path, clear));
             }
         }
     }

@@ -220,6 +220,23 @@ fn line_parts(a: usize, b: usize) -> Option<(u64, u64)> {
     Some((line, between))
 }
 
+/// Castling of a king on `king` with the rook on `rook` (the same rank, different squares; any
+/// other pair gives zeros): the king's path (the squares it crosses and lands on) and the squares
+/// that must be empty (the king's and the rook's paths and landing squares, less their own two
+/// squares). The king lands on the G file and the rook on the F file when the rook stands above
+/// the king, else on C and D; Chess960 included.
+pub fn castling_paths(king: usize, rook: usize) -> (u64, u64) {
+    if king / 8 != rook / 8 || king == rook {
+        return (0, 0);
+    }
+    let rank_start = king / 8 * 8;
+    let (king_to, rook_to) =
+        if rook > king { (rank_start + 6, rank_start + 5) } else { (rank_start + 2, rank_start + 3) };
+    let king_path = between(king, king_to) | 1 << king_to;
+    let clear = (king_path | between(rook, rook_to) | 1 << rook_to) & !(1 << king) & !(1 << rook);
+    (king_path, clear)
+}
+
 /// The Zobrist keys, drawn in this order: 2 x 6 x 64 piece-square keys (colour, piece, square),
 /// 16 castling-rights keys, 8 en-passant file keys, then the side-to-move key.
 pub fn zobrist_keys() -> Vec<u64> {
@@ -281,10 +298,18 @@ pub fn render_all(pext_layout: bool) -> String {
         }
         out.push_str("];\n");
     }
+    render_array(&mut out, "ROOK_RAYS", "[u64; 64]", (0..64).map(|sq| slider_attacks(sq, 0, &ROOK_DIRECTIONS)));
+    render_array(&mut out, "BISHOP_RAYS", "[u64; 64]", (0..64).map(|sq| slider_attacks(sq, 0, &BISHOP_DIRECTIONS)));
     let len = rook_table.len() + bishop_table.len();
     render_array(&mut out, "SLIDER_ATTACKS", &format!("[u64; {len}]"), rook_table.into_iter().chain(bishop_table));
     render_nested(&mut out, "BETWEEN", "[[u64; 64]; 64]", 64, |a| (0..64).map(|b| between(a, b)).collect());
     render_nested(&mut out, "LINE", "[[u64; 64]; 64]", 64, |a| (0..64).map(|b| line(a, b)).collect());
+    render_nested(&mut out, "CASTLING_KING_PATH", "[[u64; 64]; 64]", 64, |k| {
+        (0..64).map(|r| castling_paths(k, r).0).collect()
+    });
+    render_nested(&mut out, "CASTLING_CLEAR", "[[u64; 64]; 64]", 64, |k| {
+        (0..64).map(|r| castling_paths(k, r).1).collect()
+    });
     let keys = zobrist_keys();
     render_nested(&mut out, "ZOBRIST_PIECE_SQUARE", "[[u64; 64]; 12]", 12, |i| keys[i * 64..(i + 1) * 64].to_vec());
     render_array(&mut out, "ZOBRIST_CASTLING", "[u64; 16]", keys[768..784].iter().copied());

@@ -466,7 +466,8 @@ pub fn is_legal_move(pos: &Position, mv: Move) -> bool {
 /// Castling on `side` with the rook on `rook` (nothing stands between them): every square the
 /// king and rook cross or land on is empty (but for the two of them), no square the king
 /// passes or lands on is in `danger`, and the rook was not shielding the king's destination
-/// from a rook or queen on the back rank (a Chess960 case).
+/// from a rook or queen on the back rank (a Chess960 case). The squares come from build.rs's
+/// tables by king and rook square.
 #[inline]
 fn castling_is_legal(
     pos: &Position,
@@ -477,17 +478,18 @@ fn castling_is_legal(
     occupied: Bitboard,
     danger: Bitboard,
 ) -> bool {
-    let rank = ksq.rank();
-    let (king_file, rook_file) = side.destination_files();
-    let king_to = Square::new(king_file, rank);
-    let rook_to = Square::new(rook_file, rank);
-    let king_path = attacks::between(ksq, king_to).with(king_to);
-    let must_be_empty = (king_path | attacks::between(rook, rook_to).with(rook_to)).without(ksq).without(rook);
-    if (occupied & must_be_empty).is_nonempty() || (danger & king_path).is_nonempty() {
+    if (occupied & attacks::castling_clear(ksq, rook)).is_nonempty()
+        || (danger & attacks::castling_king_path(ksq, rook)).is_nonempty()
+    {
         return false;
     }
+    let rank = ksq.rank();
     let rank_sliders = pos.orthogonal_sliders(!us) & Bitboard::rank(rank);
-    rank_sliders.is_empty() || (attacks::rook(king_to, occupied.without(ksq).without(rook)) & rank_sliders).is_empty()
+    if rank_sliders.is_empty() {
+        return true;
+    }
+    let king_to = Square::new(side.destination_files().0, rank);
+    (attacks::rook(king_to, occupied.without(ksq).without(rook)) & rank_sliders).is_empty()
 }
 
 #[cfg(test)]

@@ -60,8 +60,8 @@ impl Position {
         let diagonal = attacks::bishop(their_king, occupied);
         let orthogonal = attacks::rook(their_king, occupied);
         let mut discoverers = Bitboard::EMPTY;
-        let snipers = (attacks::bishop(their_king, Bitboard::EMPTY) & self.diagonal_sliders(us))
-            | (attacks::rook(their_king, Bitboard::EMPTY) & self.orthogonal_sliders(us));
+        let snipers = (attacks::bishop_rays(their_king) & self.diagonal_sliders(us))
+            | (attacks::rook_rays(their_king) & self.orthogonal_sliders(us));
         for sniper in snipers {
             let blockers = attacks::between(their_king, sniper) & occupied;
             if blockers.single().is_some() {

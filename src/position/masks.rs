@@ -78,12 +78,21 @@ impl Position {
     }
 
     /// The rays along which `color`'s pieces are pinned to their own king.
-    #[inline]
+    #[inline(always)]
     pub fn pin_rays(&self, color: Color) -> PinRays {
         let ksq = self.king_square(color);
         let occupied = self.occupied();
         let theirs = self.colors[!color];
         let mut rays = PinRays::default();
+        // Most positions have no enemy slider on any of the king's lines, which the empty-board
+        // rays tell without a slider lookup (always inlined: called out of line, this costs more
+        // than it saves).
+        if ((attacks::rook_rays(ksq) & self.orthogonal_sliders(!color))
+            | (attacks::bishop_rays(ksq) & self.diagonal_sliders(!color)))
+        .is_empty()
+        {
+            return rays;
+        }
         // Looking from the king through our own pieces (only theirs block) finds the snipers.
         for sniper in attacks::rook(ksq, theirs) & self.orthogonal_sliders(!color) {
             let between = attacks::between(ksq, sniper);
