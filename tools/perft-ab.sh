@@ -10,15 +10,11 @@
 set -euo pipefail
 old=$1 new=$2 reps=${3:-3} mode=${4:-}
 peers=${PEERS:-/tmp/peers/target-native/release/perft-peers}
-names=(start kiwipete pos3 pos4 pos5)
-depths=(6 5 7 5 5)
-fens=(
-  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-  "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-  "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
-  "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
-)
+# The five standard positions with their depths: name, depth, FEN per line.
+names=() depths=() fens=()
+while read -r name depth fen; do
+  names+=("$name") depths+=("$depth") fens+=("$fen")
+done <"$(dirname "$0")/perft-positions.txt"
 datagen=$(pgrep -f "springer.* datagen" || true)
 [ -n "$datagen" ] && kill -STOP $datagen
 timing=$(mktemp)

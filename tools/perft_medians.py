@@ -18,13 +18,12 @@ import statistics
 import subprocess
 import sys
 
-CASES = [
-    ("start", 6, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("kiwipete", 5, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    ("pos3", 7, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    ("pos4", 5, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
-    ("pos5", 5, "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
-]
+def standard_cases():
+    """The five standard positions with their depths, from tools/perft-positions.txt."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perft-positions.txt")
+    with open(path, encoding="utf-8") as lines:
+        rows = [line.split(maxsplit=2) for line in lines if line.strip()]
+    return [(name, int(depth), fen.strip()) for name, depth, fen in rows]
 
 
 def run_mnps(command, pattern):
@@ -61,7 +60,8 @@ def main():
         os.kill(pid, signal.SIGSTOP)
     try:
         ratio_product = {name: 1.0 for name, _ in binaries}
-        for position, depth, fen in CASES:
+        cases = standard_cases()
+        for position, depth, fen in cases:
             speeds = {name: [] for name, _ in binaries}
             cozy = []
             for _ in range(args.reps):
@@ -75,7 +75,7 @@ def main():
                 ratio_product[name] *= cozy_median / median
                 parts.append(f"{name} {median:.1f} ({min(speeds[name]):.0f}-{max(speeds[name]):.0f}) ratio {cozy_median / median:.3f}")
             print(f"{position} ({depth}): cozy {cozy_median:.1f} | " + " | ".join(parts), flush=True)
-        count = len(CASES)
+        count = len(cases)
         print("geometric mean of cozy / Springer time: "
               + "  ".join(f"{name} {product ** (1 / count):.3f}" for name, product in ratio_product.items()))
     finally:
