@@ -83,24 +83,23 @@ impl Position {
         let ksq = self.king_square(color);
         let occupied = self.occupied();
         let theirs = self.colors[!color];
+        let orthogonal = self.orthogonal_sliders(!color);
+        let diagonal = self.diagonal_sliders(!color);
         let mut rays = PinRays::default();
         // Most positions have no enemy slider on any of the king's lines, which the empty-board
         // rays tell without a slider lookup (always inlined: called out of line, this costs more
         // than it saves).
-        if ((attacks::rook_rays(ksq) & self.orthogonal_sliders(!color))
-            | (attacks::bishop_rays(ksq) & self.diagonal_sliders(!color)))
-        .is_empty()
-        {
+        if ((attacks::rook_rays(ksq) & orthogonal) | (attacks::bishop_rays(ksq) & diagonal)).is_empty() {
             return rays;
         }
         // Looking from the king through our own pieces (only theirs block) finds the snipers.
-        for sniper in attacks::rook(ksq, theirs) & self.orthogonal_sliders(!color) {
+        for sniper in attacks::rook(ksq, theirs) & orthogonal {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
                 rays.orthogonal |= between.with(sniper);
             }
         }
-        for sniper in attacks::bishop(ksq, theirs) & self.diagonal_sliders(!color) {
+        for sniper in attacks::bishop(ksq, theirs) & diagonal {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
                 rays.diagonal |= between.with(sniper);
