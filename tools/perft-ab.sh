@@ -15,7 +15,8 @@ names=() depths=() fens=()
 while read -r name depth fen; do
   names+=("$name") depths+=("$depth") fens+=("$fen")
 done <"$(dirname "$0")/perft-positions.txt"
-datagen=$(pgrep -f "springer.* datagen" || true)
+# Only runs not already stopped (-r: running, sleeping, disk wait), so one paused by hand stays so.
+datagen=$(pgrep -r R,S,D -f "springer.* datagen" || true)
 [ -n "$datagen" ] && kill -STOP $datagen
 timing=$(mktemp)
 trap 'rm -f "$timing"; [ -n "$datagen" ] && kill -CONT $datagen' EXIT

@@ -36,8 +36,11 @@ def run_mnps(command, pattern):
 
 
 def datagen_pids():
-    """The process ids of running `springer datagen` runs, to pause."""
-    found = subprocess.run(["pgrep", "-f", "springer.* datagen"], capture_output=True, text=True).stdout
+    """The process ids of `springer datagen` runs not already stopped (so that one paused by hand
+    is not resumed afterwards)."""
+    found = subprocess.run(
+        ["pgrep", "-r", "R,S,D", "-f", "springer.* datagen"], capture_output=True, text=True
+    ).stdout
     return [int(pid) for pid in found.split()]
 
 
