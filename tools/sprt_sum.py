@@ -7,6 +7,10 @@ match.py's own statistics (`Sprt.llr`, normalized pentanomial, and `elo_estimate
 decision is the one a single uninterrupted run would have reached on the same game pairs.
 
     python3 tools/sprt_sum.py --elo0 0 --elo1 10 ../matches/sprt-a.log ../matches/sprt-b.log
+
+Runs whose logs are gone (a machine reset) are carried by their documented counts:
+
+    python3 tools/sprt_sum.py --elo0 -5 --elo1 0 --counts 64,354,640,370,67 ../matches/sprt-l.log
 """
 import argparse
 import os
@@ -42,6 +46,17 @@ def last_pentanomial(path):
     return counts
 
 
+def parse_counts(text):
+    """Five non-negative pentanomial counts written `a,b,c,d,e`."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        counts = []
+    if len(counts) != 5 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"expected five non-negative counts a,b,c,d,e, got {text!r}")
+    return counts
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--elo0", type=float, default=0.0)
@@ -53,7 +68,14 @@ def main():
         default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools"),
         help="the directory holding match.py (default ../shared/tools beside the checkout)",
     )
-    parser.add_argument("logs", nargs="+")
+    parser.add_argument(
+        "--counts",
+        type=parse_counts,
+        action="append",
+        default=[],
+        help="pentanomial counts a,b,c,d,e of a run whose log is gone (repeatable)",
+    )
+    parser.add_argument("logs", nargs="*")
     args = parser.parse_args()
 
     sys.path.insert(0, args.match_py)
@@ -66,7 +88,12 @@ def main():
     except match.ConfigError as err:
         fail(str(err))
 
+    if not args.logs and not args.counts:
+        parser.error("give at least one log or --counts")
     total = [0] * 5
+    for counts in args.counts:
+        print(f"--counts: pentanomial {counts}, {sum(counts)} pairs")
+        total = [a + b for a, b in zip(total, counts)]
     for path in args.logs:
         counts = last_pentanomial(path)
         if counts is None:
