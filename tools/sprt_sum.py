@@ -26,6 +26,15 @@ def fail(message):
     sys.exit(2)
 
 
+def five_counts(text):
+    """The five non-negative integers of `a,b,c,d,e`, or None if `text` is not that."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        return None
+    return counts if len(counts) == 5 and min(counts) >= 0 else None
+
+
 def last_pentanomial(path):
     """The counts of the last `Ptnml(0-2)` line of a match.py log, or None if it has none."""
     found = None
@@ -37,22 +46,16 @@ def last_pentanomial(path):
         fail(f"{path}: {err.strerror}")
     if found is None:
         return None
-    try:
-        counts = [int(x) for x in found.group(1).split(",")]
-    except ValueError:
-        counts = []
-    if len(counts) != 5 or min(counts) < 0:
+    counts = five_counts(found.group(1))
+    if counts is None:
         fail(f"{path}: the last Ptnml line does not hold five counts: [{found.group(1)}]")
     return counts
 
 
 def parse_counts(text):
-    """Five non-negative pentanomial counts written `a,b,c,d,e`."""
-    try:
-        counts = [int(x) for x in text.split(",")]
-    except ValueError:
-        counts = []
-    if len(counts) != 5 or min(counts) < 0:
+    """`--counts`: five non-negative pentanomial counts written `a,b,c,d,e`."""
+    counts = five_counts(text)
+    if counts is None:
         raise argparse.ArgumentTypeError(f"expected five non-negative counts a,b,c,d,e, got {text!r}")
     return counts
 
