@@ -80,6 +80,8 @@ def main():
     )
     parser.add_argument("logs", nargs="*")
     args = parser.parse_args()
+    if not args.logs and not args.counts:
+        parser.error("give at least one log or --counts")
 
     sys.path.insert(0, args.match_py)
     try:
@@ -91,18 +93,14 @@ def main():
     except match.ConfigError as err:
         fail(str(err))
 
-    if not args.logs and not args.counts:
-        parser.error("give at least one log or --counts")
+    runs = [("--counts", counts) for counts in args.counts]
+    runs += [(path, last_pentanomial(path)) for path in args.logs]
     total = [0] * 5
-    for counts in args.counts:
-        print(f"--counts: pentanomial {counts}, {sum(counts)} pairs")
-        total = [a + b for a, b in zip(total, counts)]
-    for path in args.logs:
-        counts = last_pentanomial(path)
+    for name, counts in runs:
         if counts is None:
-            print(f"{path}: no finished game pair yet")
+            print(f"{name}: no finished game pair yet")
             continue
-        print(f"{path}: pentanomial {counts}, {sum(counts)} pairs")
+        print(f"{name}: pentanomial {counts}, {sum(counts)} pairs")
         total = [a + b for a, b in zip(total, counts)]
 
     llr = sprt.llr(total)
