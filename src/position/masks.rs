@@ -16,7 +16,47 @@ pub struct PinRays {
     pub diagonal: Bitboard,
 }
 
+/// What the enemy threatens: every square it attacks, and which of our pieces a cheaper enemy
+/// piece attacks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Threats {
+    /// Every square the enemy attacks.
+    pub attacked: Bitboard,
+    /// Our knights, bishops, rooks and queens attacked by a pawn, our rooks and queens by a
+    /// knight or bishop, our queens by a rook: such a piece usually has to move.
+    pub by_cheaper: Bitboard,
+}
+
 impl Position {
+    /// The threats against `color`, in one pass over the enemy pieces (as many slider lookups
+    /// as `attacked_by`).
+    pub fn threats_against(&self, color: Color) -> Threats {
+        let them = !color;
+        let occupied = self.occupied();
+        let by_pawns = attacks::pawns_attacks(them, self.pieces(them, Piece::Pawn));
+        let mut by_minors = Bitboard::EMPTY;
+        for sq in self.pieces(them, Piece::Knight) {
+            by_minors |= attacks::knight(sq);
+        }
+        for sq in self.pieces(them, Piece::Bishop) {
+            by_minors |= attacks::bishop(sq, occupied);
+        }
+        let mut by_rooks = Bitboard::EMPTY;
+        for sq in self.pieces(them, Piece::Rook) {
+            by_rooks |= attacks::rook(sq, occupied);
+        }
+        let mut by_queens = Bitboard::EMPTY;
+        for sq in self.pieces(them, Piece::Queen) {
+            by_queens |= attacks::queen(sq, occupied);
+        }
+        let attacked = by_pawns | by_minors | by_rooks | by_queens | attacks::king(self.king_square(them));
+        let queens = self.pieces(color, Piece::Queen);
+        let majors = self.pieces(color, Piece::Rook) | queens;
+        let minors = self.pieces(color, Piece::Knight) | self.pieces(color, Piece::Bishop);
+        let by_cheaper = (by_pawns & (minors | majors)) | (by_minors & majors) | (by_rooks & queens);
+        Threats { attacked, by_cheaper }
+    }
+
     /// Every square attacked by `color`'s pieces when `occupied` holds the blockers.
     #[inline]
     pub fn attacks_of(&self, color: Color, occupied: Bitboard) -> Bitboard {
@@ -165,6 +205,51 @@ mod tests {
                 .collect();
             assert_eq!(p.attacked_by(color), naive, "{color:?}");
         }
+    }
+
+    #[test]
+    fn threats_against_match_a_naive_scan() {
+        // A piece's rank for "cheaper": pawn, minor, rook, queen, king.
+        fn rank(piece: Piece) -> u8 {
+            match piece {
+                Piece::Pawn => 0,
+                Piece::Knight | Piece::Bishop => 1,
+                Piece::Rook => 2,
+                Piece::Queen => 3,
+                Piece::King => 4,
+            }
+        }
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            // The search issue's case: Bd2 attacks the queen on a5.
+            "rnb1kbnr/p2p2pp/2p2p2/qp2p3/2P3P1/3P1N2/PP1BPPBP/RN1QK2R b KQkq - 2 6",
+        ];
+        for fen in fens {
+            let p = pos(fen);
+            for color in Color::ALL {
+                let occupied = p.occupied();
+                let cheapest_attacker = |sq: Square| {
+                    (p.attackers_to(sq, occupied) & p.color(!color))
+                        .into_iter()
+                        .filter_map(|a| p.piece_on(a))
+                        .map(rank)
+                        .min()
+                };
+                let by_cheaper: Bitboard =
+                    (p.color(color) & !p.pieces(color, Piece::Pawn) & !p.pieces(color, Piece::King))
+                        .filter(|&sq| {
+                            let own = p.piece_on(sq).map_or(0, rank);
+                            cheapest_attacker(sq).is_some_and(|attacker| attacker < own)
+                        })
+                        .collect();
+                let threats = p.threats_against(color);
+                assert_eq!(threats.attacked, p.attacked_by(!color), "{fen} {color:?}");
+                assert_eq!(threats.by_cheaper, by_cheaper, "{fen} {color:?}");
+            }
+        }
+        let issue_case = pos(fens[2]).threats_against(Color::Black).by_cheaper;
+        assert!(issue_case.contains(Square::A5), "the queen attacked by a bishop");
     }
 
     #[test]

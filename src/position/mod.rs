@@ -10,7 +10,7 @@ pub mod zobrist;
 
 pub use fen::{DroppedRight, FenError, ParsedFen, Variant};
 pub use make::CheckInfo;
-pub use masks::PinRays;
+pub use masks::{PinRays, Threats};
 
 use crate::attacks;
 use crate::types::{Bitboard, Color, File, Piece, Rank, Square};

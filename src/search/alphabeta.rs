@@ -25,7 +25,7 @@ use crate::eval::{evaluate, is_insufficient_material};
 use crate::movegen::{count_legal, MAX_MOVES};
 use crate::nnue::{self, AccumulatorStack, Network};
 use crate::position::{CheckInfo, Position};
-use crate::types::{Move, Piece};
+use crate::types::{Bitboard, Move, Piece};
 use std::sync::Arc;
 
 /// A node of the search: its place in the tree and its window (narrowed as the search goes).
@@ -72,6 +72,9 @@ struct Candidate {
     gives_check: bool,
     /// The quiet move's history score (0 for a noisy move).
     history: i32,
+    /// A quiet move of a piece attacked by a cheaper one to a square the opponent does not
+    /// attack: neither late nor futile.
+    escape: bool,
 }
 
 /// The move loop's result so far.
@@ -370,7 +373,8 @@ impl<'a> Worker<'a> {
 
     /// What the quiet history scores of `pos` (at `ply`) depend on besides the moves.
     fn quiet_context(&self, pos: &Position, ply: usize) -> QuietContext {
-        QuietContext { previous: self.previous_moves(ply), threats: pos.attacked_by(!pos.side_to_move()) }
+        let threats = pos.threats_against(pos.side_to_move());
+        QuietContext { previous: self.previous_moves(ply), threats: threats.attacked, threatened: threats.by_cheaper }
     }
 
     /// `mv` followed by the principal variation just searched below it (from ply `ply + 1`).
@@ -734,6 +738,10 @@ impl<'a> Worker<'a> {
         let mut picker = MovePicker::new(pos, tt_move, self.stack[ply].killers, counter, buffers);
         let info = pos.check_info();
         let may_prune = !root && has_non_pawn_material(pos);
+        // Escapes of a piece attacked by a cheaper one are spared late-move and futility
+        // pruning at PV nodes only: there a lost piece changes the reported score, and PV nodes
+        // are few enough that searching every escape costs little.
+        let late_context = if PV { *context } else { QuietContext { threatened: Bitboard::EMPTY, ..*context } };
         let mut best = Best { score: -INFINITY, mv: Move::NULL, moves_searched: 0 };
         // The moves left for the helpers once this node splits.
         let mut split_jobs: Option<Vec<SplitMove>> = None;
@@ -744,12 +752,13 @@ impl<'a> Worker<'a> {
             }
             let quiet = !mv.is_noisy();
             if quiet && may_prune && best.score > -MATE_BOUND && late_moves_exhausted(node, eval, best.moves_searched) {
-                picker.keep_only_quiet_checks(pos, &info);
+                picker.keep_only_checks_and_escapes(pos, &info, &late_context);
             }
             let candidate = Candidate {
                 mv,
                 gives_check: pos.gives_check(mv, &info),
                 history: if quiet { self.histories.quiet_score(pos, mv, context) } else { 0 },
+                escape: quiet && late_context.is_escape(mv),
             };
             // Once a move has been found that is not being mated; checking moves are kept
             // (they are few, and they find the mates).
@@ -860,8 +869,13 @@ impl<'a> Worker<'a> {
         if mv.is_noisy() {
             return !see_ge(pos, mv, -SEE_CAPTURE_MARGIN.get() * depth);
         }
-        // Counted move by move (not by skipping the quiet stage): a later quiet check must
-        // still be searched (the picker then hands out only those).
+        // An escape of a piece attacked by a cheaper one: only SEE may prune it (pruning every
+        // escape as late or futile leaves the piece lost).
+        if candidate.escape {
+            return !see_ge(pos, mv, -SEE_QUIET_MARGIN.get() * depth);
+        }
+        // Counted move by move (not by skipping the quiet stage): a later quiet check or escape
+        // must still be searched (the picker then hands out only those).
         if late_moves_exhausted(node, eval, moves_searched) {
             return true;
         }

@@ -621,6 +621,18 @@ mod tests {
         SearchContext { tt, control, histories, history: &[], move_overhead_ms: 0, pool, tablebases: None }
     }
 
+    /// The search issue's case: after 1...Qa5, 2. Bd2 attacks the queen with a bishop. Shallow
+    /// searches used to prune the queen's quiet escapes as late or futile, leaving only Qxd2+,
+    /// and scored Bd2 at about +770.
+    #[test]
+    fn a_piece_attacked_by_a_cheaper_one_keeps_its_escapes() {
+        let fen = "rnb1kbnr/p2p2pp/2p2p2/qp2p3/2P3P1/3P1N2/PP2PPBP/RNBQK2R w KQkq - 1 6";
+        for depth in 2..=4 {
+            let result = best(fen, depth);
+            assert!(result.score < 300, "depth {depth}: {result:?}");
+        }
+    }
+
     #[test]
     fn finds_mate_in_one_and_two() {
         let m1 = best("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 3);

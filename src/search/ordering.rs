@@ -59,6 +59,19 @@ pub struct QuietContext {
     /// The squares the opponent attacks: a move out of or into an attack has its own butterfly
     /// entry, since the same from-to pair is an escape in one position and a blunder in another.
     pub threats: Bitboard,
+    /// The side to move's pieces attacked by a cheaper enemy piece: their quiet moves to
+    /// squares the opponent does not attack are escapes, which move-loop pruning leaves to SEE
+    /// alone.
+    pub threatened: Bitboard,
+}
+
+impl QuietContext {
+    /// Whether quiet `mv` takes a piece attacked by a cheaper one to a square the opponent does
+    /// not attack.
+    #[inline]
+    pub fn is_escape(&self, mv: Move) -> bool {
+        self.threatened.contains(mv.from()) && !self.threats.contains(mv.to())
+    }
 }
 
 /// Adds `bonus` to a history entry with gravity: entries approach ±`HISTORY_MAX` and decay
@@ -197,6 +210,15 @@ impl Default for PickerBuffers {
     }
 }
 
+/// What the quiet moves are reduced to once late-move pruning has begun at a node.
+#[derive(Clone, Copy)]
+struct LateQuiets {
+    /// The position's check info, to keep the quiet checks.
+    info: CheckInfo,
+    /// The node's context, to keep the escapes as well.
+    context: QuietContext,
+}
+
 /// Hands out the moves of a position one at a time, best first, generating lazily.
 pub struct MovePicker {
     stage: Stage,
@@ -208,9 +230,10 @@ pub struct MovePicker {
     bad_next: usize,
     /// Quiescence: only captures and promotions (and no losing captures) unless in check.
     noisy_only: bool,
-    /// Set once late-move pruning has begun at the node (with the position's check info): of
-    /// the quiet moves, only checks can still be searched, so the rest are dropped unsorted.
-    quiet_checks_only: Option<CheckInfo>,
+    /// Set once late-move pruning has begun at the node (with the position's check info and
+    /// its escapes): of the quiet moves, only checks and escapes can still be searched, so the
+    /// rest are dropped unsorted.
+    late_quiets: Option<LateQuiets>,
 }
 
 impl MovePicker {
@@ -251,33 +274,34 @@ impl MovePicker {
             next: 0,
             bad_next: 0,
             noisy_only,
-            quiet_checks_only: None,
+            late_quiets: None,
         }
     }
 
     /// From now on hands out only those quiet moves that give check (`info`: this position's
-    /// check info): the search calls it once late-move pruning starts, after which every other
-    /// quiet move would be pruned anyway. Saves sorting and handing out the moves it drops.
-    pub fn keep_only_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        if self.quiet_checks_only.is_some() {
+    /// check info) or are escapes (`QuietContext::is_escape`): the search calls it once
+    /// late-move pruning starts, after which every other quiet move would be pruned anyway.
+    /// Saves sorting and handing out the moves it drops.
+    pub fn keep_only_checks_and_escapes(&mut self, pos: &Position, info: &CheckInfo, context: &QuietContext) {
+        if self.late_quiets.is_some() {
             return;
         }
-        self.quiet_checks_only = Some(*info);
+        self.late_quiets = Some(LateQuiets { info: *info, context: *context });
         if self.stage == Stage::Quiet {
-            self.drop_quiet_non_checks(pos);
+            self.drop_late_quiets(pos);
         }
     }
 
-    /// Removes the quiet moves not yet handed out that give no check, keeping the order of the
-    /// rest (with their scores), if `keep_only_quiet_checks` was called.
-    fn drop_quiet_non_checks(&mut self, pos: &Position) {
-        let Some(info) = self.quiet_checks_only else {
+    /// Removes the quiet moves not yet handed out that neither give check nor escape, keeping
+    /// the order of the rest (with their scores), if `keep_only_checks_and_escapes` was called.
+    fn drop_late_quiets(&mut self, pos: &Position) {
+        let Some(LateQuiets { info, context }) = self.late_quiets else {
             return;
         };
         let mut kept = self.next;
         for i in self.next..self.buf.moves.len() {
             let mv = self.buf.moves[i];
-            if pos.gives_check(mv, &info) {
+            if context.is_escape(mv) || pos.gives_check(mv, &info) {
                 self.buf.moves[kept] = mv;
                 self.buf.scores[kept] = self.buf.scores[i];
                 kept += 1;
@@ -392,14 +416,14 @@ impl MovePicker {
         self.next = 0;
     }
 
-    /// Replaces the noisy moves with the quiet ones (only the checks, once late-move pruning
-    /// asked for that), scored by history.
+    /// Replaces the noisy moves with the quiet ones (only the checks and escapes, once
+    /// late-move pruning asked for that), scored by history.
     #[inline(always)]
     fn generate_quiet(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) {
         self.buf.moves.clear();
         generate::<QuietMoves, _>(pos, &mut self.buf.moves);
         self.next = 0;
-        self.drop_quiet_non_checks(pos);
+        self.drop_late_quiets(pos);
         for (i, &mv) in self.buf.moves.iter().enumerate() {
             self.buf.scores[i] = histories.quiet_score(pos, mv, context);
         }
@@ -467,6 +491,7 @@ fn noisy_score(pos: &Position, mv: Move, histories: &Histories) -> i32 {
 mod tests {
     use super::*;
     use crate::movegen::generate_legal;
+    use crate::types::{Rank, Square};
 
     fn picked(fen: &str, tt_move: Move) -> Vec<Move> {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
@@ -513,14 +538,21 @@ mod tests {
     }
 
     #[test]
-    fn after_keep_only_quiet_checks_every_noisy_move_and_only_quiet_checks_follow() {
+    fn after_keep_only_checks_and_escapes_every_noisy_move_and_only_those_quiets_follow() {
         // The call comes at the first quiet move (before the quiet list exists) or after two
         // quiet moves (the list already partly handed out). Kiwipete has no quiet check for White,
-        // the second position two (Ra8+, Rh8+).
+        // the second position two (Ra8+, Rh8+). The piece on d2 (a bishop, then a knight) is
+        // named a threatened piece and the third rank attacked: its quiet moves elsewhere are
+        // escapes, kept as well.
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "4k3/8/8/8/8/8/3N4/R3K2R w KQ - 0 1",
         ];
+        let context = QuietContext {
+            threatened: Bitboard::from(Square::D2),
+            threats: Bitboard::rank(Rank::Third),
+            ..QuietContext::default()
+        };
         let histories = Histories::default();
         for (fen, quiets_before) in fens.into_iter().flat_map(|fen| [(fen, 0), (fen, 2)]) {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
@@ -528,23 +560,24 @@ mod tests {
             let all = picked(fen, Move::NULL);
             let quiet_checks = all.iter().filter(|m| !m.is_noisy() && pos.gives_check(**m, &info)).count();
             assert_eq!(quiet_checks, if fen.starts_with("4k3") { 2 } else { 0 }, "{fen}");
+            let late_keeps = |mv: Move| mv.is_noisy() || pos.gives_check(mv, &info) || context.is_escape(mv);
             let mut picker = MovePicker::new(&pos, Move::NULL, [Move::NULL; 2], Move::NULL, Box::default());
             let (mut quiets_seen, mut out) = (0, Vec::new());
             while let Some(mv) = picker.next(&pos, &histories, &QuietContext::default()) {
                 if !mv.is_noisy() {
                     if quiets_seen == quiets_before {
-                        picker.keep_only_quiet_checks(&pos, &info);
+                        picker.keep_only_checks_and_escapes(&pos, &info, &context);
                     }
-                    if quiets_seen >= quiets_before {
-                        assert!(quiets_seen == quiets_before || pos.gives_check(mv, &info), "{mv}");
+                    if quiets_seen > quiets_before {
+                        assert!(late_keeps(mv), "{mv}");
                     }
                     quiets_seen += 1;
                 }
                 out.push(mv);
             }
-            // Nothing else is lost: every noisy move, and every quiet check, still comes out.
-            let wanted = all.iter().filter(|m| m.is_noisy() || pos.gives_check(**m, &info)).count();
-            let kept = out.iter().filter(|m| m.is_noisy() || pos.gives_check(**m, &info)).count();
+            // Nothing else is lost: every noisy move, quiet check and escape still comes out.
+            let wanted = all.iter().filter(|m| late_keeps(**m)).count();
+            let kept = out.iter().filter(|m| late_keeps(**m)).count();
             assert_eq!(kept, wanted, "{fen} {quiets_before}");
             assert!(out.len() < all.len(), "{fen}");
         }
@@ -561,7 +594,7 @@ mod tests {
 
     #[test]
     fn butterfly_history_keeps_escapes_apart_from_the_same_move_unthreatened() {
-        use crate::types::{MoveKind, Square};
+        use crate::types::MoveKind;
         let pos = Position::startpos();
         let mv = Move::new(Square::G1, Square::F3, MoveKind::QUIET);
         let other = Move::new(Square::B1, Square::C3, MoveKind::QUIET);
