@@ -203,6 +203,11 @@ enum Command {
         /// 16. Every build reads nets of any bucket count.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=springer::nnue::MAX_BUCKETS as u64))]
         buckets: u64,
+        /// Start from this net file instead of random weights (fine-tuning it on new games, best
+        /// with a smaller --lr); its width, buckets and mirroring are kept, so --hidden,
+        /// --buckets and --king-mirror are refused beside it.
+        #[arg(long, conflicts_with_all = ["hidden", "buckets", "king_mirror"])]
+        init: Option<PathBuf>,
     },
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
@@ -422,6 +427,7 @@ fn main() -> ExitCode {
             king_mirror,
             hidden,
             buckets,
+            init,
         }) => {
             if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
                 return bad_input("--lr must be positive and --wdl within 0..1");
@@ -439,6 +445,7 @@ fn main() -> ExitCode {
                 king_mirror,
                 hidden: hidden as usize,
                 buckets: buckets as usize,
+                init,
             };
             match springer::train::run(&config) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -181,7 +181,7 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
 
 /// `springer train --king-mirror` writes a net the engine loads, and that net scores a position
 /// and its left-right mirror alike, as the embedded (king-mirrored) net does; a plain net
-/// (net-p8, embedded before it) does not.
+/// (net-p8, embedded before it) does not. `--init` fine-tunes it, keeping its shape.
 #[test]
 fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     let dir = std::env::temp_dir().join(format!("springer-test-king-mirror-{}", std::process::id()));
@@ -208,6 +208,23 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     // Its mirrored copies would be duplicates: the combination is refused.
     let refused = run(&["--king-mirror", "--mirror", "--out", &dir.join("x.nnue").display().to_string()]);
     assert_eq!(refused.status.code(), Some(2));
+    // Fine-tuning it (`--init`) keeps its shape: the same header, mirrored with 8 buckets.
+    let tuned = dir.join("tuned.nnue");
+    let out = run(&["--init", &net.display().to_string(), "--out", &tuned.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("start net: validation loss"));
+    let header = |path: &std::path::Path| std::fs::read(path).expect("a net")[..20].to_vec();
+    assert_eq!(header(&tuned), header(&net));
+    // A file that is not a net, or a shape asked for beside it, is refused.
+    let x = dir.join("x.nnue").display().to_string();
+    for extra in [
+        vec!["--init", data.to_str().unwrap_or_default()],
+        vec!["--init", net.to_str().unwrap_or_default(), "--buckets", "4"],
+    ] {
+        let refused = run(&[extra.as_slice(), &["--out", &x]].concat());
+        assert_eq!(refused.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&refused.stderr).contains("error"), "{extra:?}");
+    }
 
     let mut e = Engine::start();
     let scores = |e: &mut Engine| {

@@ -2,7 +2,7 @@
 
 use super::data::Entry;
 use super::next_random;
-use crate::nnue::{encode_net, input_index, output_bucket, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::nnue::{encode_net, input_index, output_bucket, Network, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::types::Color;
 use rayon::prelude::*;
 
@@ -192,16 +192,49 @@ impl<const H: usize> FloatNet<H> {
     }
 }
 
+impl FloatNet<HIDDEN> {
+    /// The float net behind a quantised one, each weight divided by its scale: what
+    /// `springer train --init` starts from. `quantised_bytes` gives the net's file back.
+    pub fn from_network(net: &Network) -> FloatNet<HIDDEN> {
+        let scaled = |v: i16, scale: i32| f32::from(v) / scale as f32;
+        let output_weights = net.output_layers.iter().flat_map(|layer| layer.weights.iter().flatten());
+        FloatNet {
+            w1: net.feature_weights.iter().flatten().map(|&w| scaled(w, QA)).collect(),
+            b1: net.feature_bias.iter().map(|&b| scaled(b, QA)).collect(),
+            w2: output_weights.map(|&w| scaled(w, QB)).collect(),
+            b2: net.output_layers.iter().map(|layer| layer.bias as f32 / (QA * QB) as f32).collect(),
+            king_mirror: net.king_mirror,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::{NetError, Network};
+    use crate::nnue::NetError;
     use crate::position::Position;
 
     /// The quantised net scores positions within a few centipawns of the float net it came from
     /// (for a random net; the rounding errors of the neurons add up like a random walk, so the
     /// bounds grow with the square root of the width: measured 3.3 / 9.6 cp at 128 neurons, 4.5 /
     /// 17.3 cp at 256).
+    /// `--init` starts from exactly the net it was given: the embedded net read back into floats
+    /// quantises to the same file, and scores as the engine does.
+    #[test]
+    fn a_quantised_net_round_trips_through_floats() {
+        let net = Network::embedded();
+        let float = FloatNet::from_network(&net);
+        assert_eq!((float.buckets(), float.king_mirror), (net.buckets(), net.king_mirror));
+        assert_eq!(float.quantised_bytes(), net.to_bytes());
+        for fen in crate::bench::positions().take(10) {
+            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+            let entry = Entry::new(&pos, 0, 1);
+            let float_cp = float.output(&entry) * SCALE as f32;
+            let engine_cp = net.evaluate(&pos) as f32;
+            assert!((float_cp - engine_cp).abs() < 2.0, "{fen}: float {float_cp} engine {engine_cp}");
+        }
+    }
+
     #[test]
     fn quantised_output_is_close_to_float() {
         for (buckets, king_mirror) in [(1, false), (8, false), (8, true)] {

@@ -16,7 +16,7 @@ mod float_net;
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
-use crate::nnue::{readable_buckets, MAX_BUCKETS};
+use crate::nnue::{readable_buckets, Network, HIDDEN, MAX_BUCKETS};
 use crate::say;
 use rayon::prelude::*;
 use std::io::Write;
@@ -45,6 +45,9 @@ pub struct Config {
     /// Output layers, chosen by the number of pieces (`nnue::output_bucket`): 1 to
     /// `nnue::MAX_BUCKETS`.
     pub buckets: usize,
+    /// A net file to start from instead of random weights (fine-tuning a net on new games):
+    /// its width, buckets and mirroring then replace `hidden`, `buckets` and `king_mirror`.
+    pub init: Option<PathBuf>,
 }
 
 /// The widths the trainer can write (a build reads the width of its embedded net).
@@ -68,6 +71,10 @@ pub enum TrainError {
     Threads(String),
     Width(usize),
     Buckets(usize),
+    /// The `--init` net could not be read.
+    Init(PathBuf, String),
+    /// `--mirror` beside a king-mirrored `--init` net.
+    MirroredInit,
 }
 
 impl std::fmt::Display for TrainError {
@@ -79,6 +86,10 @@ impl std::fmt::Display for TrainError {
             TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TrainError::Width(h) => write!(f, "--hidden {h} is not one of {WIDTHS:?}"),
             TrainError::Buckets(b) => write!(f, "--buckets {b} is not between 1 and {MAX_BUCKETS}"),
+            TrainError::Init(path, e) => write!(f, "cannot start from {}: {e}", path.display()),
+            TrainError::MirroredInit => {
+                write!(f, "--mirror cannot be used with a king-mirrored --init net (its copies would be duplicates)")
+            }
         }
     }
 }
@@ -109,20 +120,36 @@ impl Moments {
 
 /// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
 pub fn run(config: &Config) -> Result<(), TrainError> {
+    if let Some(path) = &config.init {
+        let start = start_net(path)?;
+        if config.mirror && start.king_mirror {
+            return Err(TrainError::MirroredInit);
+        }
+        let config =
+            Config { hidden: HIDDEN, buckets: start.buckets(), king_mirror: start.king_mirror, ..config.clone() };
+        return run_with::<HIDDEN>(&config, Some(start));
+    }
     if !readable_buckets(config.buckets) {
         return Err(TrainError::Buckets(config.buckets));
     }
     match config.hidden {
-        64 => run_with::<64>(config),
-        128 => run_with::<128>(config),
-        256 => run_with::<256>(config),
-        512 => run_with::<512>(config),
+        64 => run_with::<64>(config, None),
+        128 => run_with::<128>(config, None),
+        256 => run_with::<256>(config, None),
+        512 => run_with::<512>(config, None),
         other => Err(TrainError::Width(other)),
     }
 }
 
-/// `run` for a net of `H` hidden neurons per perspective.
-fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
+/// The `--init` net at `path`, in floating point (a build reads nets of its own width only).
+fn start_net(path: &PathBuf) -> Result<FloatNet<HIDDEN>, TrainError> {
+    let bytes = std::fs::read(path).map_err(|e| TrainError::Init(path.clone(), e.to_string()))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| TrainError::Init(path.clone(), e.to_string()))?;
+    Ok(FloatNet::from_network(&net))
+}
+
+/// `run` for a net of `H` hidden neurons per perspective, from `start` or from random weights.
+fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Result<(), TrainError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
@@ -143,7 +170,19 @@ fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
         started.elapsed().as_secs_f64()
     );
 
-    let mut net = FloatNet::<H>::random(&mut rng, config.buckets, config.king_mirror);
+    let validation_order: Vec<u32> = (0..validation.len() as u32).collect();
+    let validation_loss = |net: &FloatNet<H>| {
+        let (_, loss) = pool.install(|| net.gradient(validation, &validation_order, config.wdl));
+        loss / validation.len() as f64
+    };
+    let mut net = match start {
+        Some(net) => {
+            // The loss to beat: what the starting net scores on the held-out positions.
+            eprintln!("start net: validation loss {:.6}", validation_loss(&net));
+            net
+        }
+        None => FloatNet::<H>::random(&mut rng, config.buckets, config.king_mirror),
+    };
     let mut moments = [
         Moments::new(net.w1.len()),
         Moments::new(net.b1.len()),
@@ -169,14 +208,12 @@ fn run_with<const H: usize>(config: &Config) -> Result<(), TrainError> {
             m_w2.step(&mut net.w2, &scaled(&grad.w2, scale), lr, t, limit);
             m_b2.step(&mut net.b2, &scaled(&grad.b2, scale), lr, t, f32::MAX);
         }
-        let all: Vec<u32> = (0..validation.len() as u32).collect();
-        let (_, validation_loss) = pool.install(|| net.gradient(validation, &all, config.wdl));
         eprintln!(
             "epoch {:>3}  lr {:.6}  train loss {:.6}  validation loss {:.6}  {:.1} s",
             epoch + 1,
             lr,
             train_loss / training.len() as f64,
-            validation_loss / validation.len() as f64,
+            validation_loss(&net),
             epoch_start.elapsed().as_secs_f64()
         );
     }
