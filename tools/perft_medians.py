@@ -57,6 +57,9 @@ def main():
         if not sep or not name or not os.access(path, os.X_OK):
             parser.error(f"'{spec}' is not NAME=PATH of an executable")
         binaries.append((name, path))
+    if not os.access(args.peers, os.X_OK):
+        parser.error(f"--peers {args.peers} is not an executable; build ../shared/anchors/perft-peers"
+                     " as its README says, or pass its path")
     mode = ["--full"] if args.full else []
     paused = datagen_pids()
     for pid in paused:
