@@ -214,10 +214,6 @@ mod tests {
     use crate::nnue::NetError;
     use crate::position::Position;
 
-    /// The quantised net scores positions within a few centipawns of the float net it came from
-    /// (for a random net; the rounding errors of the neurons add up like a random walk, so the
-    /// bounds grow with the square root of the width: measured 3.3 / 9.6 cp at 128 neurons, 4.5 /
-    /// 17.3 cp at 256).
     /// `--init` starts from exactly the net it was given: the embedded net read back into floats
     /// quantises to the same file, and scores as the engine does.
     #[test]
@@ -235,6 +231,10 @@ mod tests {
         }
     }
 
+    /// The quantised net scores positions within a few centipawns of the float net it came from
+    /// (for a random net; the rounding errors of the neurons add up like a random walk, so the
+    /// bounds grow with the square root of the width: measured 3.3 / 9.6 cp at 128 neurons, 4.5 /
+    /// 17.3 cp at 256).
     #[test]
     fn quantised_output_is_close_to_float() {
         for (buckets, king_mirror) in [(1, false), (8, false), (8, true)] {
