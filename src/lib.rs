@@ -22,3 +22,4 @@ pub mod uci;
 pub mod tune;
 pub mod book;
 pub mod games;
+pub mod platform;

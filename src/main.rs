@@ -1,7 +1,7 @@
 //! The `springer` command: with no arguments a UCI engine on stdin/stdout; `perft`,
 //! `perft-suite` and `bench` for move-generator verification and speed measurement.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use springer::perft::{self, PerftCase};
 use springer::position::{ParsedFen, Position, Variant, START_FEN};
 use springer::say;
@@ -374,7 +374,10 @@ enum KalahCommand {
 const EXIT_BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Leaked once: clap keeps `&'static str`s, and this string lives as long as the program anyway.
+    let description: &'static str = springer::platform::description().leak();
+    let matches = Cli::command().long_version(description).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         None => {
             springer::uci::run();

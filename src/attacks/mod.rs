@@ -21,6 +21,9 @@ include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 #[allow(dead_code)]
 mod tablegen;
 
+/// How sliders are looked up in this build: `pext` (BMI2) or `magic` multiplication.
+pub const SLIDER_LOOKUP: &str = if cfg!(springer_pext) { "pext" } else { "magic" };
+
 impl SliderEntry {
     /// The slot of `occupied` in `SLIDER_ATTACKS`.
     #[inline(always)]

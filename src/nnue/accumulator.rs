@@ -1,5 +1,6 @@
 //! The hidden layer of both perspectives, and the change a move makes to it.
 
+use super::kernels;
 use super::{active_features, input_index, mirrors, perspective_feature, white_feature, Network, FILE_FLIP, HIDDEN};
 use crate::position::Position;
 use crate::types::{Color, Piece};
@@ -100,7 +101,17 @@ impl Accumulator {
     pub(super) const ZERO: Accumulator = Accumulator { values: [[0; HIDDEN]; 2] };
 
     /// The accumulator of `pos` computed from scratch.
+    #[inline]
     pub fn refreshed(net: &Network, pos: &Position) -> Accumulator {
+        kernels::run(
+            #[inline(always)]
+            || Accumulator::refreshed_loops(net, pos),
+        )
+    }
+
+    /// `refreshed`'s loops, compiled for each kernel.
+    #[inline(always)]
+    fn refreshed_loops(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator { values: [net.feature_bias; 2] };
         let mirror = Color::ALL.map(|perspective| net.mirrors(pos, perspective));
         for feature in active_features(pos) {
@@ -124,6 +135,15 @@ impl Accumulator {
     #[inline]
     pub fn update_into(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
         debug_assert!(delta.is_updatable(), "a king crossed the d/e line: recompute instead");
+        kernels::run(
+            #[inline(always)]
+            || self.update_loops(net, delta, out),
+        )
+    }
+
+    /// `update_into`'s loops, compiled for each kernel.
+    #[inline(always)]
+    fn update_loops(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
         for perspective in Color::ALL {
             let source = &self.values[perspective];
             let target = &mut out.values[perspective];

@@ -11,7 +11,8 @@
 //! (`Delta`), so the search never recomputes it from scratch except at the root and after a
 //! split. The output layer squares the clipped accumulator values (SCReLU) and is computed in
 //! integer arithmetic; plain loops that LLVM vectorises for the build's target (AVX2 or AVX-512
-//! with the default `target-cpu=native`, SSE2 in `make portable`).
+//! with the default `target-cpu=native`, NEON on aarch64, SSE2 in `make portable`) or, in a
+//! `runtime-dispatch` build, for the processor's widest vectors (`kernels`).
 //!
 //! Quantisation (the float net's weights times these): feature weights and biases by `QA`,
 //! output weights by `QB`, the output bias by `QA * QB`. The float net's output times `SCALE`
@@ -19,6 +20,7 @@
 
 mod accumulator;
 mod file;
+pub mod kernels;
 mod stack;
 #[cfg(test)]
 mod tests;
@@ -36,7 +38,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
 /// Hidden neurons per perspective: the embedded net's, read from its header when the binary is
-/// built, so a wider net ships by replacing `nets/default.nnue` alone.
+/// built, so a wider net ships by replacing `nets/default.nnue` (or naming it in `make
+/// EVALFILE=...`) alone.
 pub const HIDDEN: usize = file::layout_of(EMBEDDED).hidden;
 /// Input features per perspective: 2 colours x 6 pieces x 64 squares.
 pub const INPUTS: usize = 768;
@@ -47,13 +50,14 @@ pub const QB: i32 = 128;
 /// Centipawns per unit of the float net's output.
 pub const SCALE: i32 = 400;
 
-/// The network shipped in the binary (see `nets/README.md` for its data and training).
-const EMBEDDED: &[u8] = include_bytes!("../../nets/default.nnue");
+/// The network shipped in the binary (see `nets/README.md` for its data and training): the file
+/// build.rs names, `nets/default.nnue` unless `SPRINGER_EVALFILE` (`make EVALFILE=...`) is set.
+const EMBEDDED: &[u8] = include_bytes!(env!("SPRINGER_NET_FILE"));
 
 const _: () = assert!(HIDDEN > 0 && HIDDEN.is_multiple_of(16), "the hidden size must be a multiple of 16");
 const _: () = assert!(
     EMBEDDED.len() == net_bytes(file::layout_of(EMBEDDED)),
-    "nets/default.nnue has the wrong size for its header"
+    "the embedded net (nets/default.nnue or EVALFILE) has the wrong size for its header"
 );
 
 /// The quantised network.
@@ -169,6 +173,15 @@ impl Network {
     /// (the position chooses the output bucket and the perspectives' order).
     #[inline]
     pub fn output(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        kernels::run(
+            #[inline(always)]
+            || self.output_loops(acc, pos),
+        )
+    }
+
+    /// `output`'s loops, compiled for each kernel.
+    #[inline(always)]
+    fn output_loops(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let layer = &self.output_layers[output_bucket(pos.occupied().count() as usize, self.buckets())];
         let side_to_move = pos.side_to_move();
         let ours = screlu_dot(acc.values(side_to_move), &layer.weights[0]);
