@@ -1,35 +1,104 @@
-# Release binaries. `cargo build --release` already builds for the CPU at hand (see
-# .cargo/config.toml); these targets build for other machines, the way rating lists run several
-# builds. OpenBench and other testers build with `make EXE=<path>`.
+# Builds of Springer. `cargo build --release` already builds for the CPU at hand (see
+# .cargo/config.toml); these targets build release binaries for other machines and systems, the
+# way rating lists take them, and the one OpenBench builds (`make EXE=<path> [EVALFILE=<net>]`).
 #
-#   make                 native build (this CPU), copied to $(EXE)
-#   make portable        any x86-64 (no popcount, no BMI2): x86-64-v1
-#   make x86-64-v2       + SSE4.2, POPCNT            (Nehalem and later)
-#   make x86-64-v3       + AVX2, BMI2 (PEXT), FMA    (Haswell, Zen; `make ... FEATURES=no-pext` for Zen 1/2)
-#   make x86-64-v4       + AVX-512                   (Skylake-X, Zen 4)
-#   make release-all     all four portable levels into dist/
-#   make pgo             native build, profile-guided (see below), copied to $(EXE)
+#   make [EXE=path]          native build (this CPU), copied to $(EXE) (`.exe` added on Windows)
+#   make TARGET=triple       the same for another target (no native flags): TARGET=x86_64-pc-windows-gnu
+#   make EVALFILE=net ...    any build above or below with another net embedded (OpenBench's net tests)
+#   make linux               dist/springer-V-linux-{x86-64,x86-64-v2,x86-64-v3,x86-64-v4}
+#   make windows             dist/springer-V-windows-{...}.exe   (x86_64-pc-windows-gnu, needs gcc-mingw-w64-x86-64)
+#   make aarch64             dist/springer-V-linux-aarch64        (needs gcc-aarch64-linux-gnu)
+#   make auto                dist/springer-V-{linux,windows}-x86-64-auto[.exe]: kernels chosen at start-up
+#   make dist                all of the above and dist/SHA256SUMS  (docs/release.md)
+#   make x86-64-v3 ...       one Linux level; `make ... FEATURES=no-pext` for AMD Zen 1/2
+#   make pgo [EXE=path]      native build, profile-guided (see below)
+#
+# The native flag of .cargo/config.toml never reaches these builds: each sets RUSTFLAGS, which
+# replaces it, and build.rs refuses `target-cpu=native` in a cross build. Linux binaries link the C
+# library statically and Windows ones need no DLL beside them, so each is one file that runs alone.
 EXE ?= springer
 FEATURES ?=
-CARGO_FEATURES = $(if $(FEATURES),--features $(FEATURES),)
+EVALFILE ?=
+TARGET ?=
+VERSION := $(shell sed -n 's/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+NAME = springer-$(VERSION)
+DIST = dist
 LEVELS = x86-64 x86-64-v2 x86-64-v3 x86-64-v4
+# The baseline of the run-time dispatch binaries (docs/release.md: why v2).
+AUTO_LEVEL = x86-64-v2
+LINUX = x86_64-unknown-linux-gnu
+WINDOWS = x86_64-pc-windows-gnu
+ARM = aarch64-unknown-linux-gnu
 
-.PHONY: all portable $(LEVELS) release-all pgo clean
+CARGO_FEATURES = $(if $(FEATURES),--features $(FEATURES),)
+# build.rs embeds this net instead of nets/default.nnue (and stops the build if it is not a net).
+export SPRINGER_EVALFILE := $(if $(EVALFILE),$(abspath $(EVALFILE)),)
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER ?= aarch64-linux-gnu-gcc
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER ?= x86_64-w64-mingw32-gcc
+
+ifeq ($(OS),Windows_NT)
+  HOST_SUFFIX = .exe
+endif
+# The suffix of what the plain `make` builds: .exe on Windows and for a Windows TARGET.
+SUFFIX = $(if $(TARGET),$(if $(findstring windows,$(TARGET)),.exe,),$(HOST_SUFFIX))
+EXE_FILE = $(patsubst %.exe,%,$(EXE))$(SUFFIX)
+
+LINUX_BINS = $(LEVELS:%=$(DIST)/$(NAME)-linux-%)
+WINDOWS_BINS = $(LEVELS:%=$(DIST)/$(NAME)-windows-%.exe)
+ARM_BIN = $(DIST)/$(NAME)-linux-aarch64
+AUTO_BINS = $(DIST)/$(NAME)-linux-x86-64-auto $(DIST)/$(NAME)-windows-x86-64-auto.exe
+
+.PHONY: all FORCE linux windows aarch64 auto dist checksums portable $(LEVELS) release-all pgo clean
+
+# (1) triple, (2) target-cpu, (3) extra cargo flags, (4) output file, (5) extra rustflags.
+# Each output has its own target directory, so the builds never invalidate each other.
+define build
+	RUSTFLAGS="-C target-cpu=$(2) $(5)" cargo build --release --target $(1) $(3) --target-dir target-dist/$(notdir $(4))
+	mkdir -p $(dir $(4))
+	cp target-dist/$(notdir $(4))/$(1)/release/springer$(if $(findstring windows,$(1)),.exe,) $(4)
+endef
+STATIC = -C target-feature=+crt-static
 
 all:
+ifeq ($(TARGET),)
 	cargo build --release $(CARGO_FEATURES) --target-dir target-openbench
-	cp target-openbench/release/springer $(EXE)
+	cp target-openbench/release/springer$(HOST_SUFFIX) $(EXE_FILE)
+else
+	$(call build,$(TARGET),$(if $(findstring aarch64,$(TARGET)),generic,x86-64-v2),$(CARGO_FEATURES),$(EXE_FILE),)
+endif
 
+$(LINUX_BINS): $(DIST)/$(NAME)-linux-%: FORCE
+	$(call build,$(LINUX),$*,$(CARGO_FEATURES),$@,$(STATIC))
+
+$(WINDOWS_BINS): $(DIST)/$(NAME)-windows-%.exe: FORCE
+	$(call build,$(WINDOWS),$*,$(CARGO_FEATURES),$@,$(STATIC))
+
+$(ARM_BIN): FORCE
+	$(call build,$(ARM),generic,$(CARGO_FEATURES),$@,$(STATIC))
+
+$(DIST)/$(NAME)-linux-x86-64-auto: FORCE
+	$(call build,$(LINUX),$(AUTO_LEVEL),--features runtime-dispatch,$@,$(STATIC))
+
+$(DIST)/$(NAME)-windows-x86-64-auto.exe: FORCE
+	$(call build,$(WINDOWS),$(AUTO_LEVEL),--features runtime-dispatch,$@,$(STATIC))
+
+linux: $(LINUX_BINS)
+windows: $(WINDOWS_BINS)
+aarch64: $(ARM_BIN)
+auto: $(AUTO_BINS)
+$(LEVELS): %: $(DIST)/$(NAME)-linux-%
 portable: x86-64
+release-all: linux
 
-# RUSTFLAGS replaces the native flag of .cargo/config.toml; each level has its own target dir so
-# that the builds do not invalidate each other.
-$(LEVELS):
-	RUSTFLAGS="-C target-cpu=$@" cargo build --release $(CARGO_FEATURES) --target-dir target-$@
-	mkdir -p dist
-	cp target-$@/release/springer dist/springer-$@
+# Built one after another (each build uses every core); the checksums cover what is in dist/.
+dist:
+	$(MAKE) linux windows aarch64 auto
+	$(MAKE) checksums
 
-release-all: $(LEVELS)
+checksums:
+	cd $(DIST) && rm -f SHA256SUMS && sha256sum $(NAME)-* > SHA256SUMS && sha256sum -c SHA256SUMS
+
+FORCE:
 
 # Profile-guided build for this CPU: an instrumented build runs `bench` (the search) and a perft,
 # llvm-profdata merges what they recorded, and the final build is optimised with it (same moves
@@ -47,10 +116,8 @@ pgo:
 	$(PGO_DIR)/generate/release/springer perft 5 > /dev/null
 	"$(LLVM_PROFDATA)" merge -o $(PGO_DIR)/merged.profdata $(PGO_DIR)/profiles
 	RUSTFLAGS="-C target-cpu=native -C profile-use=$(PGO_DIR)/merged.profdata" cargo build --release $(CARGO_FEATURES) --target-dir $(PGO_DIR)/use
-	cp $(PGO_DIR)/use/release/springer $(EXE)
+	cp $(PGO_DIR)/use/release/springer$(HOST_SUFFIX) $(EXE_FILE)
 
 clean:
 	cargo clean --target-dir target-openbench
-	rm -rf $(PGO_DIR)
-	for level in $(LEVELS); do cargo clean --target-dir target-$$level; done
-	rm -rf dist
+	rm -rf $(PGO_DIR) target-dist $(DIST)
