@@ -17,6 +17,7 @@ use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::say;
+use crate::search::live::LiveInfo;
 use crate::search::ordering::Histories;
 use crate::search::strength::{Evaluation, Strength};
 use crate::search::tablebase::TbSettings;
@@ -500,6 +501,7 @@ impl Engine {
         });
         let spawned =
             std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+                let live = |info: &LiveInfo| say!("{}", live_line(info, chess960));
                 let context = SearchContext {
                     tt: &tt,
                     control: &thread_control,
@@ -508,6 +510,7 @@ impl Engine {
                     move_overhead_ms: overhead,
                     pool: pool.as_deref(),
                     tablebases: tb_settings.as_ref(),
+                    live: Some(&live),
                 };
                 let result = search(&pos, &limits, context, &mut |report| {
                     if report.multipv <= shown_lines {
@@ -726,6 +729,30 @@ pub fn win_draw_loss(score: i32, model: WdlModel) -> (u32, u32, u32) {
     (win, 1000u32.saturating_sub(win + loss), loss)
 }
 
+/// Nodes per second, as info lines show it (a search younger than a millisecond counts as one).
+fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(0.001)) as u64
+}
+
+/// The `info` line of a live report: the root move being searched, or where a long iteration
+/// stands.
+pub fn live_line(info: &LiveInfo, chess960: bool) -> String {
+    match *info {
+        LiveInfo::CurrentMove { depth, mv, number } => {
+            format!("info depth {depth} currmove {} currmovenumber {number}", mv.to_uci(chess960))
+        }
+        LiveInfo::Status { depth, seldepth, nodes, elapsed, hashfull, tbhits } => {
+            let tbhits = if tbhits > 0 { format!(" tbhits {tbhits}") } else { String::new() };
+            format!(
+                "info depth {depth} seldepth {} nodes {nodes} nps {} hashfull {hashfull}{tbhits} time {}",
+                seldepth.max(depth.max(0) as usize),
+                nodes_per_second(nodes, elapsed),
+                elapsed.as_millis()
+            )
+        }
+    }
+}
+
 /// The `info` line of a search report.
 pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
     let score = match mate_in_moves(report.score) {
@@ -745,7 +772,7 @@ pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
     };
     let millis = report.elapsed.as_millis();
     let tbhits = if report.tbhits > 0 { format!(" tbhits {}", report.tbhits) } else { String::new() };
-    let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(0.001)) as u64;
+    let nps = nodes_per_second(report.nodes, report.elapsed);
     let pv: Vec<String> = report.pv.iter().map(|mv| mv.to_uci(chess960).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {}{tbhits} time {millis} pv {}",
@@ -796,6 +823,32 @@ mod tests {
         assert_eq!(got[1], Ok("isready".to_string()));
         assert!(got[2].is_err() && got[3].is_err());
         assert_eq!(got[4], Ok("quit".to_string()));
+    }
+
+    #[test]
+    fn live_lines_name_the_move_and_the_status() {
+        let mv = Move::new(crate::types::Square::E1, crate::types::Square::H1, crate::types::MoveKind::CASTLE);
+        let current = LiveInfo::CurrentMove { depth: 21, mv, number: 3 };
+        assert_eq!(live_line(&current, false), "info depth 21 currmove e1g1 currmovenumber 3");
+        assert_eq!(live_line(&current, true), "info depth 21 currmove e1h1 currmovenumber 3");
+        let status = LiveInfo::Status {
+            depth: 21,
+            seldepth: 30,
+            nodes: 3_000_000,
+            elapsed: Duration::from_millis(2000),
+            hashfull: 877,
+            tbhits: 0,
+        };
+        assert_eq!(
+            live_line(&status, false),
+            "info depth 21 seldepth 30 nodes 3000000 nps 1500000 hashfull 877 time 2000"
+        );
+        let status =
+            LiveInfo::Status { depth: 21, seldepth: 2, nodes: 10, elapsed: Duration::ZERO, hashfull: 0, tbhits: 5 };
+        assert_eq!(
+            live_line(&status, false),
+            "info depth 21 seldepth 21 nodes 10 nps 10000 hashfull 0 tbhits 5 time 0"
+        );
     }
 
     #[test]
