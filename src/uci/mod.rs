@@ -1,7 +1,7 @@
 //! The UCI engine loop. A reader thread turns stdin into lines (bounded in length, end of input
 //! counting as `quit`), the loop answers `isready`, `stop` and `ponderhit` at once, and each
-//! `go` runs on a search thread that prints exactly one `bestmove`. Bad input gets one
-//! `info string` line and the engine carries on.
+//! `go` runs on a search thread that prints exactly one `bestmove`; `setoption` during a search
+//! waits until it ends. Bad input gets one `info string` line and the engine carries on.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod command;
@@ -30,6 +30,7 @@ use crate::threads::WorkerPool;
 use crate::types::{Bitboard, Color, Move};
 use options::{Change, Options};
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -134,6 +135,8 @@ pub fn run() {
 
 struct Running {
     control: Arc<SearchControl>,
+    /// Set by the search thread just before it prints its `bestmove`: joining it then is quick.
+    done: Arc<AtomicBool>,
     handle: JoinHandle<Vec<Histories>>,
 }
 
@@ -155,6 +158,8 @@ pub struct Engine {
     /// State of the random choices (book moves, reduced strength).
     random: u64,
     running: Option<Running>,
+    /// `setoption` changes received during the search, by option name: applied when it ends.
+    deferred: Vec<(String, Change)>,
 }
 
 impl Default for Engine {
@@ -181,11 +186,13 @@ impl Engine {
                 .map_or(0x5eed, |d| d.as_nanos() as u64)
                 | 1,
             running: None,
+            deferred: Vec::new(),
         }
     }
 
     /// Carries out one command (`quit` is the caller's).
     pub fn handle(&mut self, command: Command) {
+        self.reap_finished_search();
         match command {
             Command::Uci => {
                 say!("id name {ENGINE_NAME}");
@@ -240,7 +247,8 @@ impl Engine {
         }
     }
 
-    /// Stops a running search and waits for it (it prints its `bestmove` first).
+    /// Stops a running search and waits for it (it prints its `bestmove` first), then applies
+    /// the `setoption` changes received while it ran.
     pub fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.request_stop();
@@ -248,6 +256,18 @@ impl Engine {
                 Ok(histories) => self.histories = Some(histories),
                 Err(_) => say!("info string error: the search thread failed"),
             }
+        }
+        for (name, change) in std::mem::take(&mut self.deferred) {
+            self.apply(change);
+            say!("info string setoption {name} applied after the search");
+        }
+    }
+
+    /// Joins a search that has printed its `bestmove` (so the changes deferred during it apply
+    /// before the next command is answered).
+    fn reap_finished_search(&mut self) {
+        if self.running.as_ref().is_some_and(|running| running.done.load(Ordering::Acquire)) {
+            self.finish_search();
         }
     }
 
@@ -273,7 +293,14 @@ impl Engine {
         if let Some(warning) = warning {
             say!("info string warning: {warning}");
         }
-        self.finish_search();
+        if self.running.is_some() {
+            // The search holds the table, the threads and the options it started with: the
+            // change waits until it ends (a GUI should not send it then, but some do).
+            let name: String = name.trim().chars().take(40).collect();
+            say!("info string setoption {name} received during a search: deferred until it ends");
+            self.deferred.push((name, change));
+            return;
+        }
         self.apply(change);
     }
 
@@ -305,7 +332,7 @@ impl Engine {
         }
     }
 
-    /// Carries out a checked `setoption` change.
+    /// Carries out a checked `setoption` change (no search is running).
     fn apply(&mut self, change: Change) {
         match change {
             Change::Hash(mb) => self.set_hash(mb),
@@ -503,6 +530,8 @@ impl Engine {
         let show_wdl = self.options.show_wdl;
         let random = self.next_random();
         let control = Arc::new(SearchControl::new(limits.ponder));
+        let done = Arc::new(AtomicBool::new(false));
+        let thread_done = Arc::clone(&done);
         let tt = Arc::clone(&self.tt);
         let pos = self.position.clone();
         let history = self.history.clone();
@@ -547,6 +576,7 @@ impl Engine {
                     }
                     _ => (result.best_move, result.ponder_move),
                 };
+                thread_done.store(true, Ordering::Release);
                 print_bestmove(best, ponder, chess960);
                 for warning in tb_settings.iter().flat_map(|tb| tb.tables.take_warnings()) {
                     say!("info string error: {warning}");
@@ -554,7 +584,7 @@ impl Engine {
                 histories
             });
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => self.running = Some(Running { control, done, handle }),
             Err(e) => {
                 say!("info string error: cannot start the search thread ({e}); playing the first legal move");
                 let mut list = MoveList::new();
