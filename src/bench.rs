@@ -68,6 +68,7 @@ pub fn run(depth: i32, threads: usize, out: &mut dyn Write) -> std::io::Result<B
             move_overhead_ms: 0,
             pool: pool.as_ref(),
             tablebases: None,
+            live: None,
         };
         let start = Instant::now();
         let result = search(&pos, &Limits::depth(depth), context, &mut |_| {});

@@ -1,7 +1,8 @@
 //! The GUI features through the real binary: every UCI option is declared, MultiPV gives that
 //! many ordered lines, WDL sums to 1000, reduced strength stays legal, a tiny Polyglot book is
 //! played from, Chess960 castling is written king-takes-rook, Chess960 perft through UCI
-//! matches the suite, and pondering answers `ponderhit` and `stop` with one legal bestmove.
+//! matches the suite, pondering answers `ponderhit` and `stop` with one legal bestmove, and a
+//! long iteration shows its current root move and status lines.
 
 mod common;
 
@@ -16,6 +17,57 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let mut words = line.split_whitespace();
     words.by_ref().find(|&w| w == key)?;
     words.next()
+}
+
+/// A number field of an info line.
+fn number(line: &str, key: &str) -> Option<u64> {
+    field(line, key)?.parse().ok()
+}
+
+#[test]
+fn a_long_iteration_shows_its_current_move_and_status_lines() {
+    let mut e = Engine::start();
+    let legal = legal(springer::position::START_FEN, false);
+    e.send("position startpos");
+    e.send("go infinite");
+    // Read until a root move has been shown and a status line has come inside an iteration:
+    // a line with nodes, speed and table use at a depth whose own PV line has not come yet.
+    let (mut current_moves, mut inside_iteration) = (0, 0);
+    let mut completed_depth = 0;
+    let mut last_nodes = 0;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while current_moves == 0 || inside_iteration == 0 {
+        assert!(Instant::now() < deadline, "{current_moves} currmove lines, {inside_iteration} status lines");
+        let lines = e.until("info", Duration::from_secs(60));
+        let line = lines.last().map(String::as_str).unwrap_or_default();
+        let depth = number(line, "depth").unwrap_or_else(|| panic!("no depth: {line}"));
+        if let Some(mv) = field(line, "currmove") {
+            assert!(legal.contains(&mv.to_string()), "{line}");
+            let n = number(line, "currmovenumber").unwrap_or(0);
+            assert!((1..=legal.len() as u64).contains(&n), "{line}");
+            current_moves += 1;
+            continue;
+        }
+        let nodes = number(line, "nodes").unwrap_or_else(|| panic!("no nodes: {line}"));
+        assert!(nodes >= last_nodes, "{line}: nodes went down from {last_nodes}");
+        last_nodes = nodes;
+        assert!(number(line, "nps").is_some() && number(line, "time").is_some(), "{line}");
+        assert!(number(line, "hashfull").is_some_and(|h| h <= 1000), "{line}");
+        if line.contains(" pv ") {
+            // An aspiration failure (a bound) is a report inside its iteration, not its end.
+            if !line.contains("lowerbound") && !line.contains("upperbound") {
+                completed_depth = depth;
+            }
+        } else {
+            assert!(!line.contains("score"), "{line}");
+            assert!(depth > completed_depth, "a status line belongs to the iteration running: {line}");
+            inside_iteration += 1;
+        }
+    }
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+    assert!(legal.contains(&best), "{best}");
 }
 
 #[test]

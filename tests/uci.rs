@@ -1,6 +1,7 @@
 //! The UCI dialogue through the real binary: handshake, legal best moves in checks, stalemate
-//! and one-move positions, mates found, `stop` during `go infinite`, `isready` during a
-//! search, bad input answered with `info string`, end of input as `quit`.
+//! and one-move positions, mates found, `stop` during `go infinite`, `isready` and `setoption`
+//! during a search, bad input answered with `info string`, clamped options reported, end of
+//! input as `quit`.
 
 mod common;
 
@@ -134,6 +135,58 @@ fn infinite_search_of_a_quick_mate_waits_for_stop() {
     e.send("stop");
     let lines = e.until("bestmove", Duration::from_secs(2));
     assert!(lines.last().is_some_and(|l| l.starts_with("bestmove a1a8")));
+}
+
+#[test]
+fn setoption_during_a_search_waits_until_it_ends() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    let changes = ["Hash value 32", "Threads value 2", "Clear Hash", "MultiPV value 2"];
+    for change in changes {
+        e.send(&format!("setoption name {change}"));
+    }
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(10));
+    let deferred: Vec<&String> =
+        lines.iter().filter(|l| l.ends_with("received during a search: deferred until it ends")).collect();
+    assert_eq!(deferred.len(), changes.len(), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "the search goes on: {lines:?}");
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default().to_string();
+    assert!(legal(springer::position::START_FEN, false).contains(&best), "{best}");
+    // The first command after the bestmove applies the changes, in the order they came.
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(30));
+    let applied: Vec<&str> = lines.iter().filter_map(|l| l.strip_suffix(" applied after the search")).collect();
+    let expected = ["Hash", "Threads", "Clear Hash", "MultiPV"].map(|name| format!("info string setoption {name}"));
+    assert_eq!(applied, expected, "{lines:?}");
+    // In force: two lines a depth (MultiPV 2) on two threads, a legal move, nothing deferred.
+    let (best, lines) = e.bestmove("position startpos moves e2e4", "go depth 8");
+    assert!(legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", false).contains(&best));
+    assert!(lines.iter().any(|l| l.starts_with("info depth 8 ") && l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("deferred")), "{lines:?}");
+}
+
+#[test]
+fn clamped_option_values_are_reported() {
+    let mut e = Engine::start();
+    for (option, value, set_to) in [
+        ("Hash", "0", "1"),
+        ("Threads", "0", "1"),
+        ("MultiPV", "300", "256"),
+        ("MultiPV", "0", "1"),
+        ("UCI_Elo", "10", "1320"),
+    ] {
+        e.send(&format!("setoption name {option} value {value}"));
+        let lines = e.until("info string warning", Duration::from_secs(5));
+        let warning = lines.last().map(String::as_str).unwrap_or_default();
+        assert!(warning.contains(&format!("option {option}: {value} is outside")), "{warning}");
+        assert!(warning.ends_with(&format!("set to {set_to}")), "{warning}");
+        e.send("isready");
+        e.until("readyok", Duration::from_secs(5));
+    }
 }
 
 #[test]

@@ -173,6 +173,7 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
             move_overhead_ms: 0,
             pool: None,
             tablebases: None,
+            live: None,
         };
         let found = search(&pos, &limits, context, &mut |_| {});
         let score = found.score;

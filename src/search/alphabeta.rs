@@ -4,6 +4,7 @@
 //! (which may split), and the store. Every margin is named in `pruning.rs`; each pruning is
 //! gated so that no node in check and no PV node is pruned unsoundly.
 
+use super::live::{LiveInfo, LiveReporter};
 use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo, QuietContext};
 use super::pruning::{
     LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
@@ -248,6 +249,10 @@ pub struct Worker<'a> {
     tablebases: Option<TbSettings>,
     /// Tablebase probes below the root that gave a result.
     pub tb_hits: u64,
+    /// The part of `tb_hits` already added to the shared count.
+    flushed_tb_hits: u64,
+    /// The main thread's live reports (`None` on helpers, and when nobody shows them).
+    pub live: Option<LiveReporter<'a>>,
     /// While false (depth 1), stop requests wait so that a legal best move always exists.
     pub may_stop: bool,
 }
@@ -290,6 +295,8 @@ impl<'a> Worker<'a> {
             may_stop: false,
             tablebases: None,
             tb_hits: 0,
+            flushed_tb_hits: 0,
+            live: None,
         }
     }
 
@@ -309,10 +316,15 @@ impl<'a> Worker<'a> {
         &self.time
     }
 
-    /// Adds the nodes searched since the last report to the shared count.
+    /// Adds the nodes searched (and tablebase hits made) since the last report to the shared
+    /// counts.
     pub fn flush_nodes(&mut self) {
         self.control.add_nodes(self.nodes - self.flushed);
         self.flushed = self.nodes;
+        if self.tb_hits != self.flushed_tb_hits {
+            self.control.add_tb_hits(self.tb_hits - self.flushed_tb_hits);
+            self.flushed_tb_hits = self.tb_hits;
+        }
     }
 
     /// Polls the stop conditions every 1024 nodes: `stop`, the hard deadline (unless
@@ -330,6 +342,33 @@ impl<'a> Worker<'a> {
         self.was_pondering = pondering;
         if self.search_must_stop() || self.chain.iter().any(|point| point.aborted()) {
             self.stopped = true;
+        } else {
+            self.show_status();
+        }
+    }
+
+    /// The main thread's status line, when nothing has been shown for `live::STATUS_EVERY`.
+    fn show_status(&mut self) {
+        let Some(live) = self.live.as_mut() else { return };
+        let elapsed = self.time.elapsed();
+        if !live.status_due(elapsed) {
+            return;
+        }
+        let status = LiveInfo::Status {
+            depth: live.depth,
+            seldepth: self.seldepth,
+            nodes: self.control.total_nodes(),
+            elapsed,
+            hashfull: self.tt.hashfull(),
+            tbhits: live.root_tb_hits + self.control.total_tb_hits(),
+        };
+        live.show_status(status, elapsed);
+    }
+
+    /// Shows the root move the main thread starts searching (`number`th of the iteration).
+    fn show_current_move(&self, mv: Move, number: usize) {
+        if let Some(live) = &self.live {
+            live.show_current_move(self.time.elapsed(), mv, number);
         }
     }
 
@@ -394,6 +433,9 @@ impl<'a> Worker<'a> {
 
     /// Searches the root to `depth` in the window (alpha, beta).
     pub fn search_root(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
+        if let Some(live) = self.live.as_mut() {
+            live.depth = depth;
+        }
         self.seldepth = 0;
         self.root_move_nodes.clear();
         self.root_best = None;
@@ -779,8 +821,11 @@ impl<'a> Worker<'a> {
             let r =
                 self.late_move_reduction::<PV>(pos, node, eval, &candidate, best.moves_searched, counter, new_depth);
             if let Some(jobs) = split_jobs.as_mut() {
-                jobs.push(SplitMove { mv, new_depth, reduction: r });
+                jobs.push(SplitMove { mv, new_depth, reduction: r, number: best.moves_searched });
                 continue;
+            }
+            if root {
+                self.show_current_move(mv, best.moves_searched);
             }
 
             let nodes_before = self.nodes;
@@ -1078,6 +1123,9 @@ impl<'a> Worker<'a> {
         while !self.stopped {
             let Some(job) = point.take() else { break };
             node.alpha = point.alpha();
+            if split.ply == 0 {
+                self.show_current_move(job.mv, job.number);
+            }
             let nodes_before = self.nodes;
             let mut score =
                 self.search_move::<false>(&split.pos, &info, &node, job.mv, job.new_depth, job.reduction, false);

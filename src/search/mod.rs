@@ -4,6 +4,7 @@
 
 pub mod ordering;
 pub mod pruning;
+pub mod live;
 pub mod see;
 mod stack;
 mod split;
@@ -19,6 +20,7 @@ use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
 use alphabeta::Worker;
+use live::{LiveReporter, LiveSink};
 use ordering::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -32,18 +34,19 @@ pub const MAX_PLY: usize = 128;
 pub const INFINITY: i32 = 32_500;
 
 /// What the engine loop shares with a running search: the stop request, the ponder state and
-/// the node count of finished helper work.
+/// the node and tablebase-hit counts the workers have added so far.
 #[derive(Default)]
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
     nodes: AtomicU64,
+    tb_hits: AtomicU64,
 }
 
 impl SearchControl {
     /// A control for a search that starts pondering or not.
     pub fn new(pondering: bool) -> SearchControl {
-        SearchControl { stop: AtomicBool::new(false), pondering: AtomicBool::new(pondering), nodes: AtomicU64::new(0) }
+        SearchControl { pondering: AtomicBool::new(pondering), ..SearchControl::default() }
     }
 
     /// Asks the search to stop as soon as it can.
@@ -78,6 +81,18 @@ impl SearchControl {
     #[inline]
     pub fn add_nodes(&self, nodes: u64) {
         self.nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+
+    /// Tablebase hits below the root by every thread, as last reported (with the nodes).
+    #[inline]
+    pub fn total_tb_hits(&self) -> u64 {
+        self.tb_hits.load(Ordering::Relaxed)
+    }
+
+    /// Adds a worker's new tablebase hits.
+    #[inline]
+    pub fn add_tb_hits(&self, hits: u64) {
+        self.tb_hits.fetch_add(hits, Ordering::Relaxed);
     }
 }
 
@@ -166,6 +181,8 @@ pub struct SearchContext<'a> {
     pub pool: Option<&'a WorkerPool>,
     /// Syzygy tables and their options, if `SyzygyPath` found any.
     pub tablebases: Option<&'a TbSettings>,
+    /// Where the main thread's live reports (current root move, status) go; `None`: not made.
+    pub live: Option<LiveSink<'a>>,
 }
 
 /// A mate score in moves (positive: the side to move mates), if `score` is one.
@@ -239,7 +256,8 @@ pub fn search(
         let score = progress.adopt(depth, lines, &mut root_moves.moves);
         for (index, line) in progress.result.lines.iter().enumerate() {
             let shown = root_moves.shown_score(line.pv.first(), line.score);
-            report(&search.report(depth, index + 1, shown, ScoreBound::Exact, line.pv.clone()));
+            let line = search.report(depth, index + 1, shown, ScoreBound::Exact, line.pv.clone());
+            search.show(&line, report);
         }
 
         if !progress.go_deeper(depth, score, failed_low, limits, control, &search) {
@@ -355,6 +373,7 @@ impl<'a> RootSearch<'a> {
                 worker.join(hub);
             }
         }
+        workers[0].live = context.live.map(|sink| LiveReporter::new(sink, root_moves.tb_hits()));
         RootSearch {
             root,
             workers,
@@ -434,9 +453,18 @@ impl<'a> RootSearch<'a> {
                 return Some(LineOutcome { score, pv, failed_low });
             };
             if self.workers[0].time().elapsed() > Duration::from_secs(1) {
-                report(&self.report(depth, multipv, score, bound, pv.to_vec()));
+                let line = self.report(depth, multipv, score, bound, pv.to_vec());
+                self.show(&line, report);
             }
             delta += delta / 2;
+        }
+    }
+
+    /// Passes `line` to `report` and tells the main thread's live reporter it was shown.
+    fn show(&mut self, line: &Report, report: &mut dyn FnMut(&Report)) {
+        report(line);
+        if let Some(live) = self.workers[0].live.as_mut() {
+            live.shown_at(line.elapsed);
         }
     }
 
@@ -618,7 +646,7 @@ mod tests {
         histories: &'a mut [Histories],
         pool: Option<&'a WorkerPool>,
     ) -> SearchContext<'a> {
-        SearchContext { tt, control, histories, history: &[], move_overhead_ms: 0, pool, tablebases: None }
+        SearchContext { tt, control, histories, history: &[], move_overhead_ms: 0, pool, tablebases: None, live: None }
     }
 
     /// The search issue's case: after 1...Qa5, 2. Bd2 attacks the queen with a bishop. Shallow

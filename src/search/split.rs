@@ -27,6 +27,8 @@ pub struct SplitMove {
     pub mv: Move,
     pub new_depth: i32,
     pub reduction: i32,
+    /// Its place among the node's moves searched, from 1 (a root move's `currmovenumber`).
+    pub number: usize,
 }
 
 /// What a split point found: the best score and its move (`Move::NULL` if no move finished).

@@ -4,7 +4,10 @@
 //! never returns data stored for another position. Moves from it are still checked for
 //! legality before use, as a 64-bit key can collide.
 
+use crate::threads::WorkerPool;
 use crate::types::Move;
+use rayon::prelude::*;
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true score.
@@ -102,6 +105,12 @@ pub struct TtEntry {
 pub const NO_EVAL: i32 = i16::MIN as i32;
 
 const ENTRIES_PER_BUCKET: usize = 4;
+/// Buckets `hashfull` samples: the first 250, 1000 entries, as UCI's permille suggests.
+const HASHFULL_SAMPLE_BUCKETS: usize = 250;
+/// A pool writes the table in this many parts per thread: few enough that each part is one long
+/// `memset` (1 MB parts cleared 4 GB on two threads in 0.144 s, four parts a thread in 0.067 s;
+/// docs/hash.md), enough that a thread the system delays leaves some of its share to the others.
+const PARTS_PER_THREAD: usize = 4;
 
 #[derive(Default)]
 struct Entry {
@@ -150,6 +159,11 @@ fn generation_of(data: u64) -> u8 {
     (data >> 58) as u8
 }
 
+/// The buckets in one part of a table of `count` written by `pool`.
+fn part_len(count: usize, pool: &WorkerPool) -> usize {
+    count.div_ceil(pool.threads() * PARTS_PER_THREAD).max(1)
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -157,18 +171,32 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket), written by this thread.
     ///
     /// Panics if the memory cannot be had: for fixed sizes and sizes granted before; sizes from
     /// input go through `try_new`.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        TranspositionTable::try_new(megabytes).expect("memory for a transposition table of a fixed size")
+        TranspositionTable::try_new(megabytes, None).expect("memory for a transposition table of a fixed size")
     }
 
-    /// A table of about `megabytes` MB, or an error when the system refuses the memory.
-    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+    /// A table of about `megabytes` MB, its entries first written by `pool`'s threads (this
+    /// thread alone without one), or an error when the system refuses the memory.
+    pub fn try_new(megabytes: usize, pool: Option<&WorkerPool>) -> Result<TranspositionTable, TryReserveError> {
         let count = (megabytes.clamp(1, usize::MAX >> 21) << 20) / std::mem::size_of::<Bucket>();
-        let buckets = crate::memory::table(count.max(1), Bucket::default)?;
+        TranspositionTable::with_buckets(count.max(1), pool)
+    }
+
+    fn with_buckets(count: usize, pool: Option<&WorkerPool>) -> Result<TranspositionTable, TryReserveError> {
+        let mut buckets = crate::memory::reserved(count)?;
+        // The first write faults each page in (the kernel zeroes it then): on many threads the
+        // faults and the writes overlap. `par_extend` writes in place into the reserved room.
+        match pool {
+            Some(pool) => pool.install(|| {
+                let part = part_len(count, pool);
+                buckets.par_extend((0..count).into_par_iter().with_min_len(part).map(|_| Bucket::default()))
+            }),
+            None => buckets.resize_with(count, Bucket::default),
+        }
         Ok(TranspositionTable { buckets, generation: AtomicU64::new(0) })
     }
 
@@ -177,10 +205,20 @@ impl TranspositionTable {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
-    /// Empties every entry.
-    pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            *bucket = Bucket::default();
+    /// Where the table's memory starts and how many bytes it spans (to ask the system how it is
+    /// backed).
+    pub fn memory_range(&self) -> (usize, usize) {
+        (self.buckets.as_ptr() as usize, std::mem::size_of_val(self.buckets.as_slice()))
+    }
+
+    /// Empties every entry, on `pool`'s threads (this thread alone without one).
+    pub fn clear(&mut self, pool: Option<&WorkerPool>) {
+        match pool {
+            Some(pool) => pool.install(|| {
+                let part = part_len(self.buckets.len(), pool);
+                self.buckets.par_chunks_mut(part).for_each(|chunk| chunk.fill_with(Bucket::default));
+            }),
+            None => self.buckets.fill_with(Bucket::default),
         }
         *self.generation.get_mut() = 0;
     }
@@ -259,10 +297,11 @@ impl TranspositionTable {
         victim.data.store(data, Ordering::Relaxed);
     }
 
-    /// Permille of sampled entries written during the current search (UCI `hashfull`).
+    /// Permille of sampled entries written during the current search (UCI `hashfull`): the
+    /// first `HASHFULL_SAMPLE_BUCKETS` buckets, or all of a smaller table.
     pub fn hashfull(&self) -> usize {
         let generation = self.current_generation();
-        let sample = self.buckets.len().min(250);
+        let sample = self.buckets.len().min(HASHFULL_SAMPLE_BUCKETS);
         let mut used = 0;
         for bucket in &self.buckets[..sample] {
             for entry in &bucket.entries {
@@ -283,9 +322,62 @@ mod tests {
 
     #[test]
     fn impossible_sizes_are_refused_not_aborted() {
-        assert!(TranspositionTable::try_new(usize::MAX).is_err());
-        assert!(TranspositionTable::try_new(1 << 40).is_err());
-        assert_eq!(TranspositionTable::try_new(2).map(|tt| tt.megabytes()).ok(), Some(2));
+        assert!(TranspositionTable::try_new(usize::MAX, None).is_err());
+        assert!(TranspositionTable::try_new(1 << 40, None).is_err());
+        assert_eq!(TranspositionTable::try_new(2, None).map(|tt| tt.megabytes()).ok(), Some(2));
+    }
+
+    /// The smallest key that `bucket` of a table of `buckets` holds.
+    fn key_in_bucket(bucket: usize, buckets: usize) -> u64 {
+        ((bucket as u128) << 64).div_ceil(buckets as u128) as u64
+    }
+
+    #[test]
+    fn hashfull_is_the_permille_of_sampled_entries_of_this_search() {
+        for buckets in [1, 3, 249, 250, 251, 16_384] {
+            let tt = TranspositionTable::with_buckets(buckets, None).unwrap_or_else(|e| unreachable!("{e}"));
+            tt.new_search();
+            assert_eq!(tt.hashfull(), 0, "{buckets} buckets");
+            let sampled = buckets.min(HASHFULL_SAMPLE_BUCKETS);
+            let fill = |entries: u64| {
+                for bucket in 0..sampled {
+                    for i in 0..entries {
+                        tt.store(key_in_bucket(bucket, buckets) + i, Move::NULL, 0, 0, 1, Bound::Exact);
+                    }
+                }
+            };
+            // One entry of four in every sampled bucket; buckets beyond the sample do not count.
+            fill(1);
+            if buckets > sampled {
+                tt.store(key_in_bucket(buckets - 1, buckets), Move::NULL, 0, 0, 1, Bound::Exact);
+            }
+            assert_eq!(tt.hashfull(), 250, "{buckets} buckets");
+            fill(4);
+            assert_eq!(tt.hashfull(), 1000, "{buckets} buckets");
+            // Entries of an earlier search are not counted, however full the table.
+            tt.new_search();
+            assert_eq!(tt.hashfull(), 0, "{buckets} buckets");
+            fill(2);
+            assert_eq!(tt.hashfull(), 500, "{buckets} buckets");
+        }
+    }
+
+    #[test]
+    fn a_pool_writes_and_clears_the_same_table() {
+        let pool = WorkerPool::new(2).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut tt = TranspositionTable::try_new(3, Some(&pool)).unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!((tt.megabytes(), tt.buckets.len()), (3, 3 * (1 << 20) / 64));
+        assert!(tt.buckets.iter().flat_map(|b| &b.entries).all(|e| e.data.load(Ordering::Relaxed) == 0));
+        tt.new_search();
+        let keys: Vec<u64> = (0..1000u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        for &key in &keys {
+            tt.store(key, Move::NULL, 1, 0, 3, Bound::Lower);
+        }
+        assert!(keys.iter().any(|&key| tt.probe(key).is_some()));
+        tt.clear(Some(&pool));
+        assert!(keys.iter().all(|&key| tt.probe(key).is_none()));
+        assert!(tt.buckets.iter().flat_map(|b| &b.entries).all(|e| e.data.load(Ordering::Relaxed) == 0));
+        assert_eq!(tt.current_generation(), 0);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The UCI engine loop. A reader thread turns stdin into lines (bounded in length, end of input
 //! counting as `quit`), the loop answers `isready`, `stop` and `ponderhit` at once, and each
-//! `go` runs on a search thread that prints exactly one `bestmove`. Bad input gets one
-//! `info string` line and the engine carries on.
+//! `go` runs on a search thread that prints exactly one `bestmove`; `setoption` during a search
+//! waits until it ends. Bad input gets one `info string` line and the engine carries on.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod command;
@@ -12,11 +12,13 @@ pub use command::{Command, CommandError, Go};
 use crate::bench;
 use crate::book::Book;
 use crate::eval;
+use crate::memory;
 use crate::movegen::{generate_legal, MoveList};
 use crate::nnue::{self, Network};
 use crate::perft;
 use crate::position::{DroppedRight, FenError, Position, Variant};
 use crate::say;
+use crate::search::live::LiveInfo;
 use crate::search::ordering::Histories;
 use crate::search::strength::{Evaluation, Strength};
 use crate::search::tablebase::TbSettings;
@@ -28,6 +30,7 @@ use crate::threads::WorkerPool;
 use crate::types::{Bitboard, Color, Move};
 use options::{Change, Options};
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -41,6 +44,9 @@ pub const ENGINE_AUTHOR: &str = "the Springer developers";
 pub const MAX_LINE_BYTES: usize = 1 << 16;
 /// Stack for the search thread: a position and a move list per ply, 128 plies deep.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Memory a new table leaves to the rest of the system: a `Hash` size within this of the
+/// memory available is halved until it fits, rather than risk the out-of-memory killer.
+const HASH_HEADROOM_MB: usize = 256;
 
 /// One line from the reader thread.
 enum Input {
@@ -129,6 +135,8 @@ pub fn run() {
 
 struct Running {
     control: Arc<SearchControl>,
+    /// Set by the search thread just before it prints its `bestmove`: joining it then is quick.
+    done: Arc<AtomicBool>,
     handle: JoinHandle<Vec<Histories>>,
 }
 
@@ -150,6 +158,8 @@ pub struct Engine {
     /// State of the random choices (book moves, reduced strength).
     random: u64,
     running: Option<Running>,
+    /// `setoption` changes received during the search, by option name: applied when it ends.
+    deferred: Vec<(String, Change)>,
 }
 
 impl Default for Engine {
@@ -176,11 +186,13 @@ impl Engine {
                 .map_or(0x5eed, |d| d.as_nanos() as u64)
                 | 1,
             running: None,
+            deferred: Vec::new(),
         }
     }
 
     /// Carries out one command (`quit` is the caller's).
     pub fn handle(&mut self, command: Command) {
+        self.reap_finished_search();
         match command {
             Command::Uci => {
                 say!("id name {ENGINE_NAME}");
@@ -235,7 +247,8 @@ impl Engine {
         }
     }
 
-    /// Stops a running search and waits for it (it prints its `bestmove` first).
+    /// Stops a running search and waits for it (it prints its `bestmove` first), then applies
+    /// the `setoption` changes received while it ran.
     pub fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
             running.control.request_stop();
@@ -244,11 +257,24 @@ impl Engine {
                 Err(_) => say!("info string error: the search thread failed"),
             }
         }
+        for (name, change) in std::mem::take(&mut self.deferred) {
+            self.apply(change);
+            say!("info string setoption {name} applied after the search");
+        }
     }
 
+    /// Joins a search that has printed its `bestmove` (so the changes deferred during it apply
+    /// before the next command is answered).
+    fn reap_finished_search(&mut self) {
+        if self.running.as_ref().is_some_and(|running| running.done.load(Ordering::Acquire)) {
+            self.finish_search();
+        }
+    }
+
+    /// Empties the table (on every search thread) and the move-ordering statistics.
     fn clear_tables(&mut self) {
         match Arc::get_mut(&mut self.tt) {
-            Some(tt) => tt.clear(),
+            Some(tt) => tt.clear(self.pool.as_deref()),
             None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
         }
         for histories in self.histories.iter_mut().flatten() {
@@ -267,28 +293,49 @@ impl Engine {
         if let Some(warning) = warning {
             say!("info string warning: {warning}");
         }
-        self.finish_search();
-        match change {
-            Change::Hash(mb) => {
-                // Drop the old table before allocating the new one; when the system refuses the
-                // memory, halve the size until it does not.
-                self.tt = Arc::new(TranspositionTable::new(1));
-                let mut size = mb;
-                loop {
-                    match TranspositionTable::try_new(size) {
-                        Ok(tt) => {
-                            self.tt = Arc::new(tt);
-                            break;
-                        }
-                        Err(_) if size > 1 => size /= 2,
-                        Err(_) => break,
-                    }
+        if self.running.is_some() {
+            // The search holds the table, the threads and the options it started with: the
+            // change waits until it ends (a GUI should not send it then, but some do).
+            let name: String = name.trim().chars().take(40).collect();
+            say!("info string setoption {name} received during a search: deferred until it ends");
+            self.deferred.push((name, change));
+            return;
+        }
+        self.apply(change);
+    }
+
+    /// Allocates a table of `requested_mb` or, when the memory is not there, of the largest
+    /// half, quarter, ... of it that is, and says what it got.
+    fn set_hash(&mut self, requested_mb: usize) {
+        // Drop the old table before allocating the new one.
+        self.tt = Arc::new(TranspositionTable::new(1));
+        let available_mb = memory::available_bytes().map(|bytes| bytes >> 20);
+        let mut size = hash_within(requested_mb, available_mb.map(|mb| mb.saturating_sub(HASH_HEADROOM_MB)));
+        loop {
+            match TranspositionTable::try_new(size, self.pool.as_deref()) {
+                Ok(tt) => {
+                    self.tt = Arc::new(tt);
+                    break;
                 }
-                if size != mb {
-                    say!("info string error: Hash: cannot allocate {mb} MB; using {size} MB");
-                }
-                self.options.hash_mb = size;
+                Err(_) if size > 1 => size /= 2,
+                Err(_) => break,
             }
+        }
+        if size != requested_mb {
+            let available = available_mb.map(|mb| format!(" ({mb} MB of memory available)")).unwrap_or_default();
+            say!("info string warning: Hash {requested_mb} MB could not be allocated{available}; using {size} MB");
+        }
+        self.options.hash_mb = size;
+        let (start, bytes) = self.tt.memory_range();
+        if let Some(huge) = memory::huge_page_bytes(start, bytes) {
+            say!("info string Hash {size} MB: {} MB of it on huge pages", huge >> 20);
+        }
+    }
+
+    /// Carries out a checked `setoption` change (no search is running).
+    fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash(mb) => self.set_hash(mb),
             Change::Threads(n) => self.set_threads(n),
             Change::MoveOverhead(ms) => self.options.move_overhead_ms = ms,
             Change::ClearHash => self.clear_tables(),
@@ -483,6 +530,8 @@ impl Engine {
         let show_wdl = self.options.show_wdl;
         let random = self.next_random();
         let control = Arc::new(SearchControl::new(limits.ponder));
+        let done = Arc::new(AtomicBool::new(false));
+        let thread_done = Arc::clone(&done);
         let tt = Arc::clone(&self.tt);
         let pos = self.position.clone();
         let history = self.history.clone();
@@ -500,6 +549,7 @@ impl Engine {
         });
         let spawned =
             std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+                let live = |info: &LiveInfo| say!("{}", live_line(info, chess960));
                 let context = SearchContext {
                     tt: &tt,
                     control: &thread_control,
@@ -508,6 +558,7 @@ impl Engine {
                     move_overhead_ms: overhead,
                     pool: pool.as_deref(),
                     tablebases: tb_settings.as_ref(),
+                    live: Some(&live),
                 };
                 let result = search(&pos, &limits, context, &mut |report| {
                     if report.multipv <= shown_lines {
@@ -525,6 +576,7 @@ impl Engine {
                     }
                     _ => (result.best_move, result.ponder_move),
                 };
+                thread_done.store(true, Ordering::Release);
                 print_bestmove(best, ponder, chess960);
                 for warning in tb_settings.iter().flat_map(|tb| tb.tables.take_warnings()) {
                     say!("info string error: {warning}");
@@ -532,7 +584,7 @@ impl Engine {
                 histories
             });
         match spawned {
-            Ok(handle) => self.running = Some(Running { control, handle }),
+            Ok(handle) => self.running = Some(Running { control, done, handle }),
             Err(e) => {
                 say!("info string error: cannot start the search thread ({e}); playing the first legal move");
                 let mut list = MoveList::new();
@@ -614,6 +666,16 @@ impl Engine {
         say!("\nNodes searched: {total}");
         say!("info string perft {depth}: {total} nodes in {} ms", start.elapsed().as_millis());
     }
+}
+
+/// The largest of `requested_mb`, its half, its quarter, ... (at least 1 MB) that is at most
+/// `available_mb` (any, when that is unknown).
+fn hash_within(requested_mb: usize, available_mb: Option<usize>) -> usize {
+    let mut size = requested_mb.max(1);
+    while size > 1 && available_mb.is_some_and(|available| size > available) {
+        size /= 2;
+    }
+    size
 }
 
 /// The legal move `text` names in `pos`: UCI notation, castling in either form.
@@ -726,6 +788,30 @@ pub fn win_draw_loss(score: i32, model: WdlModel) -> (u32, u32, u32) {
     (win, 1000u32.saturating_sub(win + loss), loss)
 }
 
+/// Nodes per second, as info lines show it (a search younger than a millisecond counts as one).
+fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(0.001)) as u64
+}
+
+/// The `info` line of a live report: the root move being searched, or where a long iteration
+/// stands.
+pub fn live_line(info: &LiveInfo, chess960: bool) -> String {
+    match *info {
+        LiveInfo::CurrentMove { depth, mv, number } => {
+            format!("info depth {depth} currmove {} currmovenumber {number}", mv.to_uci(chess960))
+        }
+        LiveInfo::Status { depth, seldepth, nodes, elapsed, hashfull, tbhits } => {
+            let tbhits = if tbhits > 0 { format!(" tbhits {tbhits}") } else { String::new() };
+            format!(
+                "info depth {depth} seldepth {} nodes {nodes} nps {} hashfull {hashfull}{tbhits} time {}",
+                seldepth.max(depth.max(0) as usize),
+                nodes_per_second(nodes, elapsed),
+                elapsed.as_millis()
+            )
+        }
+    }
+}
+
 /// The `info` line of a search report.
 pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
     let score = match mate_in_moves(report.score) {
@@ -745,7 +831,7 @@ pub fn info_line(report: &Report, chess960: bool, show_wdl: bool) -> String {
     };
     let millis = report.elapsed.as_millis();
     let tbhits = if report.tbhits > 0 { format!(" tbhits {}", report.tbhits) } else { String::new() };
-    let nps = (report.nodes as f64 / report.elapsed.as_secs_f64().max(0.001)) as u64;
+    let nps = nodes_per_second(report.nodes, report.elapsed);
     let pv: Vec<String> = report.pv.iter().map(|mv| mv.to_uci(chess960).to_string()).collect();
     format!(
         "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {}{tbhits} time {millis} pv {}",
@@ -796,6 +882,42 @@ mod tests {
         assert_eq!(got[1], Ok("isready".to_string()));
         assert!(got[2].is_err() && got[3].is_err());
         assert_eq!(got[4], Ok("quit".to_string()));
+    }
+
+    #[test]
+    fn hash_is_halved_until_it_fits_the_memory_available() {
+        assert_eq!(hash_within(65_536, Some(22_000)), 16_384);
+        assert_eq!(hash_within(16_384, Some(16_384)), 16_384);
+        assert_eq!(hash_within(20_000, Some(12_000)), 10_000);
+        assert_eq!(hash_within(256, None), 256);
+        assert_eq!(hash_within(256, Some(0)), 1);
+        assert_eq!(hash_within(0, Some(100)), 1);
+    }
+
+    #[test]
+    fn live_lines_name_the_move_and_the_status() {
+        let mv = Move::new(crate::types::Square::E1, crate::types::Square::H1, crate::types::MoveKind::CASTLE);
+        let current = LiveInfo::CurrentMove { depth: 21, mv, number: 3 };
+        assert_eq!(live_line(&current, false), "info depth 21 currmove e1g1 currmovenumber 3");
+        assert_eq!(live_line(&current, true), "info depth 21 currmove e1h1 currmovenumber 3");
+        let status = LiveInfo::Status {
+            depth: 21,
+            seldepth: 30,
+            nodes: 3_000_000,
+            elapsed: Duration::from_millis(2000),
+            hashfull: 877,
+            tbhits: 0,
+        };
+        assert_eq!(
+            live_line(&status, false),
+            "info depth 21 seldepth 30 nodes 3000000 nps 1500000 hashfull 877 time 2000"
+        );
+        let status =
+            LiveInfo::Status { depth: 21, seldepth: 2, nodes: 10, elapsed: Duration::ZERO, hashfull: 0, tbhits: 5 };
+        assert_eq!(
+            live_line(&status, false),
+            "info depth 21 seldepth 21 nodes 10 nps 10000 hashfull 0 tbhits 5 time 0"
+        );
     }
 
     #[test]
