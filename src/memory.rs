@@ -96,7 +96,18 @@ pub fn prefetch<T>(value: &T) {
         // it needs is part of every x86-64 processor.
         unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.cast()) };
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(target_arch = "aarch64")]
+    {
+        let line: *const T = value;
+        // SAFETY: `prfm pldl1keep` (prefetch for a load, into L1, temporal: what `_MM_HINT_T0`
+        // asks of x86) is a hint in the base A64 instruction set: it changes no register, flag or
+        // memory the program sees and never faults, even on an unmapped address (the pointer comes
+        // from a live reference anyway). std's `_prefetch` intrinsic is not stable on aarch64.
+        unsafe {
+            std::arch::asm!("prfm pldl1keep, [{line}]", line = in(reg) line, options(nostack, readonly, preserves_flags))
+        };
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     let _ = value;
 }
 

@@ -25,7 +25,8 @@ fn handshake_lists_options_and_answers_isready() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until("uciok", Duration::from_secs(5));
-    assert!(lines.iter().any(|l| l.starts_with("id name Springer")));
+    let name = format!("id name Springer {}", env!("CARGO_PKG_VERSION"));
+    assert!(lines.iter().any(|l| *l == name), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for option in ["Hash", "Threads", "Move Overhead", "Clear Hash"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
@@ -316,4 +317,19 @@ fn standard_fens_are_strict_on_the_command_line() {
     );
     assert_eq!(chess960_nodes.as_deref(), Some(legal(fen, true).len().to_string().as_str()));
     assert_ne!(standard_nodes, chess960_nodes);
+}
+
+#[test]
+fn version_names_the_release_and_what_the_build_targets() {
+    let run = |arg: &str| std::process::Command::new(env!("CARGO_BIN_EXE_springer")).arg(arg).output().expect("run springer");
+    let short = run("-V");
+    assert_eq!(short.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&short.stdout).trim(), format!("springer {}", env!("CARGO_PKG_VERSION")));
+    let long = run("--version");
+    let text = String::from_utf8_lossy(&long.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.first().copied(), Some(format!("springer {}", env!("CARGO_PKG_VERSION")).as_str()), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("target: ") && l.contains("compiled with: ")), "{text}");
+    assert!(lines.iter().any(|l| *l == "sliders: pext" || *l == "sliders: magic"), "{text}");
+    assert!(lines.iter().any(|l| l.starts_with("network kernel: ")), "{text}");
 }

@@ -93,6 +93,38 @@ fn incremental_updates_equal_a_full_refresh() {
 }
 
 #[test]
+fn every_kernel_computes_the_same_integers() {
+    use super::kernels::{run_with, Kernel};
+    let kernels = Kernel::available();
+    #[cfg(all(target_arch = "x86_64", feature = "runtime-dispatch"))]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        assert!(kernels.contains(&Kernel::Avx2), "AVX2 is here but not offered: {kernels:?}");
+    }
+    for king_mirror in [false, true] {
+        let net = pseudo_random_net(3, king_mirror);
+        let mut checked = 0;
+        random_games(20, 60, |before, after| {
+            let delta = Delta::between(&net, before, after);
+            let parent = Accumulator::refreshed(&net, before);
+            let expected = Accumulator::refreshed(&net, after);
+            for &kernel in &kernels {
+                let fresh = run_with(kernel, || Accumulator::refreshed_loops(&net, after));
+                assert_eq!(fresh, expected, "{kernel:?} refresh of {}", after.to_fen());
+                if delta.is_updatable() {
+                    let mut updated = Accumulator::ZERO;
+                    run_with(kernel, || parent.update_loops(&net, &delta, &mut updated));
+                    assert_eq!(updated, expected, "{kernel:?} update to {}", after.to_fen());
+                }
+                let output = run_with(kernel, || net.output_loops(&expected, after));
+                assert_eq!(output, net.evaluate(after), "{kernel:?} output of {}", after.to_fen());
+            }
+            checked += 1;
+        });
+        assert!(checked > 3_000, "only {checked} positions");
+    }
+}
+
+#[test]
 fn the_lazy_stack_equals_a_full_refresh() {
     for king_mirror in [false, true] {
         let net = pseudo_random_net(2, king_mirror);
