@@ -5,8 +5,8 @@ every table's material in the directories, against the bytes of the table files 
 
 Usage: tools/tb_memory.py target/release/springer ../shared/syzygy:../shared/syzygy-6 --per-table 3 --nodes 20000
 
-"Touched" is the table files the process has mapped (/proc/PID/maps) when it maps them, else the
-bytes it read through system calls (rchar in /proc/PID/io). A warm-up search on a position with no
+"Touched" is the table files the process has mapped or holds open (/proc/PID/maps and fd) when it
+keeps them so, else the bytes it read through system calls (rchar in /proc/PID/io). A warm-up search on a position with no
 table comes before the first reading, so the transposition table and search stacks are already in
 it. `--no-tables` runs the same searches with `SyzygyPath` empty (the search's own growth). Linux
 only; needs `pip install chess` (for the random positions).
@@ -56,14 +56,19 @@ def rchar(pid):
 
 
 def mapped_tables(pid):
-    """The table files mapped into the process, with their sizes."""
-    files = {}
+    """The table files mapped into the process or held open by it, with their sizes."""
+    paths = set()
     with open(f"/proc/{pid}/maps") as f:
         for line in f:
-            path = line.split(maxsplit=5)[5].strip() if len(line.split(maxsplit=5)) == 6 else ""
-            if path.endswith(TABLE_SUFFIXES):
-                files[path] = os.path.getsize(path)
-    return files
+            fields = line.split(maxsplit=5)
+            if len(fields) == 6:
+                paths.add(fields[5].strip())
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            paths.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:
+            pass
+    return {p: os.path.getsize(p) for p in paths if p.endswith(TABLE_SUFFIXES)}
 
 
 def reading(pid):
@@ -153,7 +158,7 @@ def main():
     read = after["rchar"] - before["rchar"]
     mapped = after["mapped"]
     if mapped:
-        touched, how = sum(mapped.values()), f"{len(mapped)} table files mapped"
+        touched, how = sum(mapped.values()), f"{len(mapped)} table files mapped or open"
     else:
         touched, how = read, "bytes read by system calls (rchar)"
     mb = 1 << 20

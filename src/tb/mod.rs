@@ -17,6 +17,7 @@
 
 mod encoding;
 mod probe;
+mod source;
 mod table;
 
 use encoding::Shape;
@@ -121,6 +122,7 @@ struct Registry {
     wdl_files: usize,
     dtz_files: usize,
     warnings: Mutex<Vec<String>>,
+    access: source::Access,
 }
 
 /// A handle to a set of opened tables: cheap to clone, shared by every search thread.
@@ -263,8 +265,14 @@ impl Tablebases {
         if found.is_empty() {
             return (None, problems);
         }
-        let registry =
-            Registry { tables, max_pieces, wdl_files: found.len(), dtz_files, warnings: Mutex::new(Vec::new()) };
+        let registry = Registry {
+            tables,
+            max_pieces,
+            wdl_files: found.len(),
+            dtz_files,
+            warnings: Mutex::new(Vec::new()),
+            access: source::Access::from_env(),
+        };
         (Some(Tablebases(Arc::new(registry))), problems)
     }
 
@@ -299,7 +307,7 @@ impl Tablebases {
         };
         cell.get_or_init(|| {
             let path = path?;
-            match TableFile::open(path, kind, &entry.shape, entry.symmetric()) {
+            match TableFile::open(path, kind, &entry.shape, entry.symmetric(), &self.0.access) {
                 Ok(file) => Some(file),
                 Err(e) => {
                     let message = format!("Syzygy table {} unusable: {e}", path.display());
