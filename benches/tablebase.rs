@@ -43,28 +43,18 @@ fn positions(tables: &Tablebases) -> Vec<Position> {
     positions.into_iter().step_by(20).take(1000).collect()
 }
 
-/// The experiment's three ways of reading the files (`SPRINGER_TB_READS`), each bench run for each.
-const READS: [&str; 4] = ["mapped", "mapped-readahead", "blocks", "whole"];
-
 fn probes(c: &mut Criterion) {
-    let positions = positions(&open());
-    for reads in READS {
-        std::env::set_var("SPRINGER_TB_READS", reads);
-        probes_with(c, reads, &positions);
-    }
-}
-
-fn probes_with(c: &mut Criterion, reads: &str, positions: &[Position]) {
     let tables = open();
-    c.bench_function(&format!("{reads}/syzygy_wdl_1000_positions"), |b| {
+    let positions = positions(&tables);
+    c.bench_function("syzygy_wdl_1000_positions", |b| {
         b.iter(|| positions.iter().filter_map(|pos| tables.probe_wdl(black_box(pos))).count())
     });
-    c.bench_function(&format!("{reads}/syzygy_dtz_1000_positions"), |b| {
+    c.bench_function("syzygy_dtz_1000_positions", |b| {
         b.iter(|| positions.iter().filter_map(|pos| tables.probe_dtz(black_box(pos))).count())
     });
     let mut first = c.benchmark_group("first_probes");
     first.sample_size(20);
-    first.bench_function(format!("{reads}/syzygy_wdl_dtz_1000_positions_fresh_tables"), |b| {
+    first.bench_function("syzygy_wdl_dtz_1000_positions_fresh_tables", |b| {
         b.iter_batched(
             open,
             |tables| {
@@ -77,32 +67,31 @@ fn probes_with(c: &mut Criterion, reads: &str, positions: &[Position]) {
     first.finish();
 }
 
+/// The tables beside the project with the six-piece ones, if `../shared/syzygy-6` is there.
+fn six_piece_dirs() -> Option<String> {
+    let six = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy-6");
+    let sep = springer::tb::PATH_SEPARATOR;
+    six.join("KNNNNvK.rtbz").exists().then(|| format!("{}{sep}{}", six.display(), table_dir().display()))
+}
+
 fn six_piece_probes(c: &mut Criterion) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let six = root.join("../shared/syzygy-6");
-    if !six.join("KNNNNvK.rtbz").exists() {
-        return;
-    }
-    let dirs = format!("{}{}{}", six.display(), springer::tb::PATH_SEPARATOR, table_dir().display());
+    let Some(dirs) = six_piece_dirs() else { return };
     let open = || Tablebases::open(&dirs).0.expect("tables");
     let positions: Vec<Position> = fens("syzygy6-probes.txt").into_iter().step_by(10).collect();
-    for reads in READS {
-        std::env::set_var("SPRINGER_TB_READS", reads);
-        let tables = open();
-        c.bench_function(&format!("{reads}/syzygy6_dtz_200_positions"), |b| {
-            b.iter(|| positions.iter().filter_map(|pos| tables.probe_dtz(black_box(pos))).count())
-        });
-        let mut first = c.benchmark_group("first_probes");
-        first.sample_size(20);
-        first.bench_function(format!("{reads}/syzygy6_dtz_200_positions_fresh_tables"), |b| {
-            b.iter_batched(
-                open,
-                |tables| (positions.iter().filter_map(|pos| tables.probe_dtz(black_box(pos))).count(), tables),
-                BatchSize::PerIteration,
-            )
-        });
-        first.finish();
-    }
+    let tables = open();
+    c.bench_function("syzygy6_dtz_200_positions", |b| {
+        b.iter(|| positions.iter().filter_map(|pos| tables.probe_dtz(black_box(pos))).count())
+    });
+    let mut first = c.benchmark_group("first_probes");
+    first.sample_size(20);
+    first.bench_function("syzygy6_dtz_200_positions_fresh_tables", |b| {
+        b.iter_batched(
+            open,
+            |tables| (positions.iter().filter_map(|pos| tables.probe_dtz(black_box(pos))).count(), tables),
+            BatchSize::PerIteration,
+        )
+    });
+    first.finish();
 }
 
 /// Drops the page cache, then reads this program back in, so only the tables' pages are cold.
@@ -116,35 +105,29 @@ fn cold_probes(c: &mut Criterion) {
     if std::env::var("SPRINGER_TB_DROP_CACHES").as_deref() != Ok("1") {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dirs = format!(
-        "{}{}{}",
-        root.join("../shared/syzygy-6").display(),
-        springer::tb::PATH_SEPARATOR,
-        table_dir().display()
-    );
-    let open = || Tablebases::open(&dirs).0.expect("tables");
-    let small: Vec<Position> = positions(&open()).into_iter().step_by(10).collect();
-    let six: Vec<Position> = fens("syzygy6-probes.txt").into_iter().step_by(100).collect();
+    let mut sets = vec![("syzygy_dtz_100_positions", table_dir().display().to_string(), {
+        let positions = positions(&open());
+        positions.into_iter().step_by(10).collect::<Vec<_>>()
+    })];
+    if let Some(dirs) = six_piece_dirs() {
+        sets.push(("syzygy6_dtz_20_positions", dirs, fens("syzygy6-probes.txt").into_iter().step_by(100).collect()));
+    }
     let mut group = c.benchmark_group("cold_probes");
     group.sample_size(10).sampling_mode(criterion::SamplingMode::Flat).warm_up_time(Duration::from_millis(1));
-    for reads in READS {
-        std::env::set_var("SPRINGER_TB_READS", reads);
-        for (name, positions) in [("syzygy_dtz_100_positions", &small), ("syzygy6_dtz_20_positions", &six)] {
-            group.bench_function(format!("{reads}/{name}"), |b| {
-                b.iter_custom(|iters| {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iters {
-                        drop_page_cache();
-                        let tables = open();
-                        let start = Instant::now();
-                        black_box(positions.iter().filter_map(|pos| tables.probe_dtz(pos)).count());
-                        total += start.elapsed();
-                    }
-                    total
-                })
-            });
-        }
+    for (name, dirs, positions) in &sets {
+        group.bench_function(*name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    drop_page_cache();
+                    let tables = Tablebases::open(dirs).0.expect("tables");
+                    let start = Instant::now();
+                    black_box(positions.iter().filter_map(|pos| tables.probe_dtz(pos)).count());
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
     }
     group.finish();
 }

@@ -7,7 +7,7 @@ Usage: tools/tb_cold.py target/release/springer ../shared/syzygy:../shared/syzyg
 
 Positions: every 1,000th line of tests/fixtures/syzygy-probes.txt (3-5 pieces) and every 100th of
 tests/fixtures/syzygy6-probes.txt (KNNNNvK, KNNNvK), and a control that reads no table (KvK: process
-start and the directory scan). Prints the median and total wall time per group; the environment is passed on (`SPRINGER_TB_READS` picks the experiment's reads).
+start and the directory scan). Prints the median and total wall time per group.
 """
 import argparse
 import os

@@ -17,7 +17,6 @@
 
 mod encoding;
 mod probe;
-mod source;
 mod table;
 
 use encoding::Shape;
@@ -122,7 +121,6 @@ struct Registry {
     wdl_files: usize,
     dtz_files: usize,
     warnings: Mutex<Vec<String>>,
-    access: source::Access,
 }
 
 /// A handle to a set of opened tables: cheap to clone, shared by every search thread.
@@ -265,14 +263,8 @@ impl Tablebases {
         if found.is_empty() {
             return (None, problems);
         }
-        let registry = Registry {
-            tables,
-            max_pieces,
-            wdl_files: found.len(),
-            dtz_files,
-            warnings: Mutex::new(Vec::new()),
-            access: source::Access::from_env(),
-        };
+        let registry =
+            Registry { tables, max_pieces, wdl_files: found.len(), dtz_files, warnings: Mutex::new(Vec::new()) };
         (Some(Tablebases(Arc::new(registry))), problems)
     }
 
@@ -307,7 +299,7 @@ impl Tablebases {
         };
         cell.get_or_init(|| {
             let path = path?;
-            match TableFile::open(path, kind, &entry.shape, entry.symmetric(), &self.0.access) {
+            match TableFile::open(path, kind, &entry.shape, entry.symmetric()) {
                 Ok(file) => Some(file),
                 Err(e) => {
                     let message = format!("Syzygy table {} unusable: {e}", path.display());

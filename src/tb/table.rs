@@ -7,7 +7,7 @@
 //! checked, so a truncated or corrupt file gives an error or a wrong value, never a crash.
 
 use super::encoding::{Groups, Shape, MAX_PIECES};
-use super::source::{Access, Source};
+use memmap2::Mmap;
 use std::path::Path;
 
 /// Which of the two files of a table.
@@ -83,19 +83,19 @@ pub struct SubTable {
 /// but what the header describes: code lengths and symbol runs, a few kilobytes).
 #[derive(Debug)]
 pub struct TableFile {
-    source: Source,
+    map: Mmap,
     /// `[side][file]`; a symmetric WDL table or any DTZ table has one side, a pawnless one file.
     pub subs: Vec<Vec<SubTable>>,
 }
 
 /// Little-endian and big-endian reads that fail instead of reading past the end.
 struct Reader<'a> {
-    source: &'a Source,
+    bytes: &'a [u8],
 }
 
 impl Reader<'_> {
     fn u8(&self, at: usize) -> Result<u8, ParseError> {
-        self.source.array::<1>(at).map(|[b]| b).ok_or_else(|| format!("truncated at byte {at}"))
+        self.bytes.get(at).copied().ok_or_else(|| format!("truncated at byte {at}"))
     }
 
     fn u16_le(&self, at: usize) -> Result<u16, ParseError> {
@@ -117,24 +117,35 @@ fn padded<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
     out
 }
 
+/// Maps `path` read-only.
+fn map_file(path: &Path) -> Result<Mmap, ParseError> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // SAFETY: `Mmap` hands out the file's bytes as a `&[u8]`, which Rust assumes never changes:
+    // the map is read-only and private (copy-on-write), so this process never writes it, but
+    // another process could change or truncate the file while it is mapped (a truncated page then
+    // faults). Replacing tables under a running engine is the user's error, as in every engine
+    // that maps them (Stockfish, Fathom, shakmaty-syzygy). Nothing else is assumed of the bytes:
+    // a corrupt table is parsed and probed with every read bounds checked against the map's length.
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?;
+    // Probes read a few scattered bytes: reading ahead around each would only fill memory.
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Random);
+    Ok(map)
+}
+
 impl TableFile {
     /// Maps the file at `path` and parses its header (touching only the header's pages). `shape`
     /// comes from the file name; the header must agree with it.
-    pub fn open(
-        path: &Path,
-        kind: Kind,
-        shape: &Shape,
-        symmetric: bool,
-        access: &Access,
-    ) -> Result<TableFile, ParseError> {
-        TableFile::parse(Source::open(path, access)?, kind, shape, symmetric)
+    pub fn open(path: &Path, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
+        TableFile::parse(map_file(path)?, kind, shape, symmetric)
     }
 
-    fn parse(source: Source, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
-        if source.len() < 5 || source.array::<4>(0) != Some(kind.magic()) {
+    fn parse(map: Mmap, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
+        let bytes = &map[..];
+        if bytes.len() < 5 || bytes[..4] != kind.magic() {
             return Err("not a Syzygy file of this kind (bad magic bytes)".to_string());
         }
-        let r = Reader { source: &source };
+        let r = Reader { bytes };
         let header = r.u8(4)?;
         if (header & 2 != 0) != shape.has_pawns || (header & 1 != 0) == symmetric {
             return Err("the header does not match the table's name".to_string());
@@ -195,10 +206,10 @@ impl TableFile {
                 pos = pos.saturating_add(usize::try_from(size).unwrap_or(usize::MAX));
             }
         }
-        if pos > source.len() {
-            return Err(format!("truncated: the header describes {pos} bytes, the file has {}", source.len()));
+        if pos > bytes.len() {
+            return Err(format!("truncated: the header describes {pos} bytes, the file has {}", bytes.len()));
         }
-        Ok(TableFile { source, subs })
+        Ok(TableFile { map, subs })
     }
 
     /// The stored value at `idx` in `sub` (before any DTZ mapping); `None` if the data is corrupt.
@@ -206,8 +217,8 @@ impl TableFile {
         if sub.flags & flag::SINGLE_VALUE != 0 {
             return Some(sub.single_value);
         }
-        let source = &self.source;
-        let le16 = |at: usize| source.array::<2>(at).map(u16::from_le_bytes);
+        let bytes = &self.map[..];
+        let le16 = |at: usize| Some(u16::from_le_bytes([*bytes.get(at)?, *bytes.get(at + 1)?]));
 
         // The sparse index points near the block holding `idx`; walk block lengths from there.
         let k = idx / sub.span;
@@ -215,7 +226,7 @@ impl TableFile {
             return None;
         }
         let entry = sub.sparse_index.checked_add(usize::try_from(k).ok()?.checked_mul(6)?)?;
-        let mut block = u32::from_le_bytes(source.array::<4>(entry)?) as u64;
+        let mut block = u32::from_le_bytes(bytes.get(entry..entry + 4)?.try_into().ok()?) as u64;
         let mut offset = le16(entry + 4)? as i64 + (idx % sub.span) as i64 - (sub.span / 2) as i64;
         let block_len = |block: u64| -> Option<i64> {
             if block >= sub.block_lengths_len {
@@ -236,9 +247,8 @@ impl TableFile {
         }
 
         // Decode symbols from the start of the block until the one covering `offset`.
-        let bytes = source.slice(sub.data + block as usize * sub.block_size, sub.block_size)?;
-        let mut at = 0;
-        let mut buf = u64::from_be_bytes(padded::<8>(&bytes, at));
+        let mut at = sub.data + block as usize * sub.block_size;
+        let mut buf = u64::from_be_bytes(padded::<8>(bytes, at));
         at += 8;
         let mut buf_bits: i64 = 64;
         let symlen = |sym: u16| sub.symlen.get(sym as usize).map(|&len| len as i64 + 1);
@@ -266,7 +276,7 @@ impl TableFile {
             buf_bits -= code_bits as i64;
             if buf_bits <= 32 {
                 buf_bits += 32;
-                buf |= (u32::from_be_bytes(padded::<4>(&bytes, at)) as u64) << (64 - buf_bits);
+                buf |= (u32::from_be_bytes(padded::<4>(bytes, at)) as u64) << (64 - buf_bits);
                 at += 4;
             }
         }
@@ -290,7 +300,7 @@ impl TableFile {
 
     fn btree_node(&self, sub: &SubTable, sym: u16) -> Option<[u8; 3]> {
         let at = sub.btree + 3 * sym as usize;
-        self.source.array::<3>(at)
+        self.map.get(at..at + 3)?.try_into().ok()
     }
 
     fn btree_left(&self, sub: &SubTable, sym: u16) -> Option<u16> {
@@ -311,9 +321,9 @@ impl TableFile {
         let start = sub.map_start[result];
         if sub.flags & flag::WIDE != 0 {
             let at = start + 2 * value as usize;
-            self.source.array::<2>(at).map(u16::from_le_bytes)
+            Some(u16::from_le_bytes(self.map.get(at..at + 2)?.try_into().ok()?))
         } else {
-            self.source.array::<1>(start + value as usize).map(|[v]| v as u16)
+            self.map.get(start + value as usize).map(|&v| v as u16)
         }
     }
 }
