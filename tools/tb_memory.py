@@ -8,8 +8,9 @@ Usage: tools/tb_memory.py target/release/springer ../shared/syzygy:../shared/syz
 "Touched" is the table files the process has mapped or holds open (/proc/PID/maps and fd) when it
 keeps them so, else the bytes it read through system calls (rchar in /proc/PID/io). A warm-up search on a position with no
 table comes before the first reading, so the transposition table and search stacks are already in
-it. `--no-tables` runs the same searches with `SyzygyPath` empty (the search's own growth). Linux
-only; needs `pip install chess` (for the random positions).
+it. `--no-tables` runs the same searches with `SyzygyPath` empty (the search's own growth);
+`--processes 2` runs a second engine on the same positions afterwards, both kept alive, and shows
+how much of each one's table pages the other shares (/proc/PID/smaps). Linux only; needs `pip install chess` (for the random positions).
 """
 import argparse
 import os
@@ -71,6 +72,21 @@ def mapped_tables(pid):
     return {p: os.path.getsize(p) for p in paths if p.endswith(TABLE_SUFFIXES)}
 
 
+def table_smaps(pid):
+    """Sums over the process's mappings of table files: resident, shared with another process,
+    and written (private dirty) kB."""
+    sums = {"Rss": 0, "Shared_Clean": 0, "Private_Dirty": 0}
+    in_table = False
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            fields = line.split()
+            if fields and "-" in fields[0] and not fields[0].endswith(":"):
+                in_table = len(fields) >= 6 and fields[5].endswith(TABLE_SUFFIXES)
+            elif in_table and fields and fields[0][:-1] in sums:
+                sums[fields[0][:-1]] += int(fields[1])
+    return sums
+
+
 def reading(pid):
     return {
         "anon": status_kb(pid, "RssAnon"),
@@ -100,9 +116,13 @@ class Engine:
                 return line
 
     def search(self, fen, nodes):
+        """Searches `fen`; returns the tbhits of its last info line."""
         self.send(f"position fen {fen}")
         self.send(f"go nodes {nodes}")
-        return self.until("bestmove")
+        start = len(self.lines)
+        self.until("bestmove")
+        infos = [l for l in self.lines[start:] if l.startswith("info depth") and " tbhits " in l]
+        return int(infos[-1].split(" tbhits ")[1].split()[0]) if infos else 0
 
 
 def main():
@@ -114,6 +134,7 @@ def main():
     parser.add_argument("--hash", type=int, default=16, help="Hash in MB")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-tables", action="store_true", help="search the same positions without tables")
+    parser.add_argument("--processes", type=int, default=1, help="engines searching the same positions one after another (all kept running), to see them share the tables' pages")
     args = parser.parse_args()
 
     dirs = [os.path.abspath(d) for d in args.directories.split(":") if d]
@@ -134,23 +155,26 @@ def main():
                 positions.append(board.fen())
                 found += 1
 
-    engine = Engine(args.engine)
-    pid = engine.proc.pid
-    engine.send("uci")
-    engine.until("uciok")
-    engine.send(f"setoption name Hash value {args.hash}")
-    engine.send("setoption name SyzygyPath value " + ("<empty>" if args.no_tables else ":".join(dirs)))
-    engine.send("isready")
-    engine.until("readyok")
-    # Warm-up: a middlegame position, probing no table.
-    engine.search("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", args.nodes)
+    engines = [Engine(args.engine) for _ in range(args.processes)]
+    for engine in engines:
+        engine.send("uci")
+        engine.until("uciok")
+        engine.send(f"setoption name Hash value {args.hash}")
+        engine.send("setoption name SyzygyPath value " + ("<empty>" if args.no_tables else ":".join(dirs)))
+        engine.send("isready")
+        engine.until("readyok")
+        # Warm-up: a middlegame position, probing no table.
+        engine.search("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", args.nodes)
+    engine, pid = engines[0], engines[0].proc.pid
     before = reading(pid)
-    for fen in positions:
-        engine.search(fen, args.nodes)
-    after = reading(pid)
-    hits = sum(int(l.split(" tbhits ")[1].split()[0]) for l in engine.lines if " tbhits " in l and l.startswith("info depth"))
-    engine.send("quit")
-    engine.proc.wait(timeout=10)
+    for engine in engines:
+        engine_hits = sum(engine.search(fen, args.nodes) for fen in positions)
+        if engine is engines[0]:
+            after, hits = reading(pid), engine_hits
+    smaps = [table_smaps(e.proc.pid) for e in engines]
+    for e in engines:
+        e.send("quit")
+        e.proc.wait(timeout=10)
 
     kib = 1024
     grown_anon = (after["anon"] - before["anon"]) * kib
@@ -163,13 +187,16 @@ def main():
         touched, how = read, "bytes read by system calls (rchar)"
     mb = 1 << 20
     print(f"tables: {len(tables)} materials, {set_bytes / mb:.1f} MiB in {sum(map(len, tables.values()))} files")
-    print(f"searched: {len(positions)} positions, {args.nodes} nodes each, tbhits summed over info lines {hits:,}")
+    print(f"searched: {len(positions)} positions, {args.nodes} nodes each, {hits:,} tbhits in all")
     print(f"touched: {touched / mb:.1f} MiB ({how}); read by system calls {read / mb:.1f} MiB")
     print(f"RssAnon: {before['anon'] / kib:.1f} -> {after['anon'] / kib:.1f} MiB, grew {grown_anon / mb:.1f} MiB")
     print(f"RssFile: {before['file'] / kib:.1f} -> {after['file'] / kib:.1f} MiB, grew {grown_file / mb:.1f} MiB")
     if touched > mb:
         print(f"RssAnon growth / bytes touched: {100 * grown_anon / touched:.0f} %")
         print(f"RssFile growth / bytes touched: {100 * grown_file / touched:.0f} %")
+    for i, sums in enumerate(smaps):
+        print(f"engine {i + 1}, table mappings: resident {sums['Rss'] / kib:.1f} MiB, of which shared with another "
+              f"process {sums['Shared_Clean'] / kib:.1f} MiB, written (private dirty) {sums['Private_Dirty'] / kib:.1f} MiB")
 
 
 if __name__ == "__main__":

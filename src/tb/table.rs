@@ -7,7 +7,7 @@
 //! checked, so a truncated or corrupt file gives an error or a wrong value, never a crash.
 
 use super::encoding::{Groups, Shape, MAX_PIECES};
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapOptions};
 use std::path::Path;
 
 /// Which of the two files of a table.
@@ -121,12 +121,13 @@ fn padded<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
 fn map_file(path: &Path) -> Result<Mmap, ParseError> {
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     // SAFETY: `Mmap` hands out the file's bytes as a `&[u8]`, which Rust assumes never changes:
-    // the map is read-only and private (copy-on-write), so this process never writes it, but
+    // the map is read-only and private (`MAP_PRIVATE`, copy-on-write), so no write through it can
+    // reach the file and this process never writes it (its pages stay the page cache's), but
     // another process could change or truncate the file while it is mapped (a truncated page then
     // faults). Replacing tables under a running engine is the user's error, as in every engine
     // that maps them (Stockfish, Fathom, shakmaty-syzygy). Nothing else is assumed of the bytes:
     // a corrupt table is parsed and probed with every read bounds checked against the map's length.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| e.to_string())?;
+    let map = unsafe { MmapOptions::new().map_copy_read_only(&file) }.map_err(|e| e.to_string())?;
     // Probes read a few scattered bytes: reading ahead around each would only fill memory.
     #[cfg(unix)]
     let _ = map.advise(memmap2::Advice::Random);
