@@ -475,13 +475,12 @@ mod tests {
             let file = sq & 7;
             (file.min(7 - file), sq >> 3, file > 3)
         };
-        for count in 1..=5usize {
+        for (count, sizes) in LEAD_PAWN_GROUP_SIZE.iter().enumerate().skip(1) {
             let mut pieces = vec![P; count];
             pieces.extend([K, BK]);
             let s = shape(&pieces, [count as u8, 0]);
             let groups: Vec<Groups> = (0..4).map(|file| groups(&s, &pieces, [0, 0xF], file)).collect();
-            let mut seen: Vec<Vec<bool>> =
-                (0..4).map(|f| vec![false; LEAD_PAWN_GROUP_SIZE[count][f] as usize]).collect();
+            let mut seen: Vec<Vec<bool>> = sizes.iter().map(|&size| vec![false; size as usize]).collect();
             for_each_subset(&pawn_squares, count, &mut Vec::new(), &mut |set| {
                 let lead = *set.iter().min_by_key(|&&sq| lead_key(sq)).expect("a pawn");
                 if lead & 7 > 3 {
