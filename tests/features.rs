@@ -417,6 +417,36 @@ fn syzygy_tables_settle_wins_draws_and_losses_through_uci() {
     }
 }
 
+/// With the six-piece test tables beside the project (`../shared/syzygy-6`), `SyzygyPath` reports
+/// six pieces and a KNNNNvK win is shown as one; skipped (passing) without them.
+#[test]
+fn syzygy_path_reports_six_piece_tables() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let six = root.join("../shared/syzygy-6");
+    if !six.join("KNNNNvK.rtbw").exists() {
+        eprintln!("skipped: no {} (the six-piece test tables)", six.join("KNNNNvK.rtbw").display());
+        return;
+    }
+    let mut e = Engine::start();
+    let sep = springer::tb::PATH_SEPARATOR;
+    e.send(&format!(
+        "setoption name SyzygyPath value {}{sep}{}",
+        six.display(),
+        root.join("../shared/syzygy").display()
+    ));
+    let lines = e.until("info string Syzygy", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.ends_with("up to 6 pieces")), "{lines:?}");
+    // python-chess: White to move wins (DTZ 17).
+    e.send("position fen 8/8/8/2k5/8/8/1NN5/K1NN4 w - - 0 1");
+    e.send("go movetime 300");
+    let lines = e.until("bestmove", Duration::from_secs(10));
+    let last = lines.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    let winning = field(last, "cp").and_then(|s| s.parse::<i32>().ok()).is_some_and(|cp| cp >= 20_000)
+        || field(last, "mate").and_then(|s| s.parse::<i32>().ok()).is_some_and(|n| n > 0);
+    assert!(winning, "{last}");
+    assert!(field(last, "tbhits").is_some_and(|n| n != "0"), "{last}");
+}
+
 #[test]
 fn probe_prints_wdl_dtz_and_a_best_move() {
     let run = |args: &[&str]| {

@@ -5,6 +5,11 @@ with python-chess's WDL and DTZ (the reference prober), one line per position:
     <FEN> <wdl> <dtz>
 
 Usage: tools/syzygy_fixtures.py ../shared/syzygy --per-table 540 --seed 1 > tests/fixtures/syzygy-probes.txt
+       tools/syzygy_fixtures.py ../shared/syzygy-6:../shared/syzygy --only KNNNNvK KNNNvK --per-table 600 \
+           --seed 6 > tests/fixtures/syzygy6-probes.txt
+
+Several directories (separated by ':') are probed together, so captures can reach tables in another;
+positions are written for every table in them, or only for the tables `--only` names.
 
 About one position in eight is taken after a random legal move from another, so positions with an
 en-passant capture and a non-zero fifty-move counter are covered too. Needs `pip install chess`.
@@ -41,13 +46,20 @@ def _has_ep(board, move):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("directory")
+    parser.add_argument("directory", help="table directories, separated by ':'")
+    parser.add_argument("--only", nargs="+", help="write positions of these tables only")
+    parser.add_argument("--mirrored", action="store_true", help="also write each position with the colours swapped")
     parser.add_argument("--per-table", type=int, default=540)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    names = sorted(f[:-5] for f in os.listdir(args.directory) if f.endswith(".rtbw"))
-    with chess.syzygy.open_tablebase(args.directory) as tables:
+    directories = [d for d in args.directory.split(":") if d]
+    names = sorted({f[:-5] for d in directories for f in os.listdir(d) if f.endswith(".rtbw")})
+    if args.only:
+        names = [n for n in names if n in args.only]
+    with chess.syzygy.open_tablebase(directories[0]) as tables:
+        for d in directories[1:]:
+            tables.add_directory(d)
         for name in names:
             white, black = name.split("v")
             written = 0
@@ -72,12 +84,12 @@ def main():
                     board = chess.Board(board.fen())
                     if not board.is_valid():
                         continue
+                boards = [board, board.mirror()] if args.mirrored else [board]
                 try:
-                    wdl = tables.probe_wdl(board)
-                    dtz = tables.probe_dtz(board)
+                    lines = [f"{b.fen()} {tables.probe_wdl(b)} {tables.probe_dtz(b)}" for b in boards]
                 except KeyError:
                     continue
-                print(f"{board.fen()} {wdl} {dtz}")
+                print("\n".join(lines))
                 written += 1
             print(f"{name}: {written}", file=sys.stderr)
 

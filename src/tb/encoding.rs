@@ -383,4 +383,204 @@ mod tests {
         assert_eq!(TRIANGLE[1], 0);
         assert_eq!((TRIANGLE[0], TRIANGLE[27]), (6, 9));
     }
+
+    // Table codes: White pawn, knight, rook, king; Black pawn, knight, king.
+    const P: u8 = 1;
+    const N: u8 = 2;
+    const R: u8 = 4;
+    const K: u8 = 6;
+    const BP: u8 = 9;
+    const BN: u8 = 10;
+    const BK: u8 = 14;
+
+    fn shape(pieces: &[u8], pawn_count: [u8; 2]) -> Shape {
+        let unique = pieces.iter().any(|&p| p & 7 != 6 && pieces.iter().filter(|&&q| q == p).count() == 1);
+        Shape { piece_count: pieces.len(), has_pawns: pawn_count[0] > 0, has_unique_pieces: unique, pawn_count }
+    }
+
+    fn groups(shape: &Shape, pieces: &[u8], order: [u8; 2], file: usize) -> Groups {
+        let mut all = [0u8; MAX_PIECES];
+        all[..pieces.len()].copy_from_slice(pieces);
+        Groups::new(shape, all, order, file).expect("a valid grouping")
+    }
+
+    /// Calls `f` with every `k`-element subset of `squares` (in increasing order).
+    fn for_each_subset(squares: &[u8], k: usize, chosen: &mut Vec<u8>, f: &mut impl FnMut(&[u8])) {
+        if chosen.len() == k {
+            return f(chosen);
+        }
+        for (i, &sq) in squares.iter().enumerate() {
+            chosen.push(sq);
+            for_each_subset(&squares[i + 1..], k, chosen, f);
+            chosen.pop();
+        }
+    }
+
+    /// The index of `squares` (in the grouping's piece order) with `lead_pawns` leading pawns.
+    fn index_of(shape: &Shape, groups: &Groups, squares: &[u8], lead_pawns: usize) -> u64 {
+        let mut all = [0u8; MAX_PIECES];
+        all[..squares.len()].copy_from_slice(squares);
+        let idx = groups.index(shape, &mut all, lead_pawns).expect("an index");
+        assert!(idx < groups.table_size(), "{squares:?}: {idx} >= {}", groups.table_size());
+        idx
+    }
+
+    /// Marks `value` seen in `seen`, failing if it was already seen or is out of range.
+    fn mark(seen: &mut [bool], value: u64, what: &str) {
+        let slot = seen.get_mut(value as usize).unwrap_or_else(|| panic!("{what}: {value} out of range"));
+        assert!(!*slot, "{what}: {value} reached twice");
+        *slot = true;
+    }
+
+    #[test]
+    fn six_and_seven_piece_materials_have_their_known_sizes() {
+        // KNNNNvK: the king pairs times the ways to place four knights on the 62 squares left.
+        let knnnn = [K, BK, N, N, N, N];
+        let s = shape(&knnnn, [0, 0]);
+        assert!(!s.has_unique_pieces);
+        assert_eq!(groups(&s, &knnnn, [0, 0xF], 0).table_size(), 462 * 557_845);
+        // KQRNvKNN-like (three unique pieces lead): 31,332 triples, then 61, 60 and C(59, 2).
+        let unique = [K, BK, 5, R, N, BN, BN];
+        let s = shape(&unique, [0, 0]);
+        assert_eq!(groups(&s, &unique, [0, 0xF], 0).table_size(), 196_209_130_320);
+        // KRRvKNNN: the kings, two rooks on 62 squares, three knights on 60; the order of the
+        // factors is the file's choice and leaves the size alone.
+        let krr = [K, BK, R, R, BN, BN, BN];
+        let s = shape(&krr, [0, 0]);
+        for order in 0..3 {
+            assert_eq!(groups(&s, &krr, [order, 0xF], 0).table_size(), 462 * 1_891 * 34_220, "order {order}");
+        }
+        // KPPPPPvK: five leading pawns, then each king.
+        let pawns5 = [P, P, P, P, P, K, BK];
+        let s = shape(&pawns5, [5, 0]);
+        for (file, lead) in [700_336u64, 178_696, 23_176, 496].into_iter().enumerate() {
+            assert_eq!(groups(&s, &pawns5, [0, 0xF], file).table_size(), lead * 59 * 58, "file {file}");
+        }
+        // KPPPvKPP: Black's two pawns lead (fewer), White's three take 3 of the 46 pawn squares left.
+        let two_colours = [BP, BP, P, P, P, K, BK];
+        let s = shape(&two_colours, [2, 3]);
+        for (file, lead) in [252u64, 180, 108, 36].into_iter().enumerate() {
+            let size = groups(&s, &two_colours, [0, 1], file).table_size();
+            assert_eq!(size, lead * 15_180 * 59 * 58, "file {file}");
+        }
+    }
+
+    /// Pawn sets of one to five pawns (up to KPPPPPvK): the leading pawn found as the prober finds
+    /// it, and the leading group's index a bijection onto `0..LEAD_PAWN_GROUP_SIZE[count][file]`.
+    #[test]
+    fn leading_pawn_indices_are_a_bijection_for_every_file() {
+        let pawn_squares: Vec<u8> = (8..56).collect();
+        // Nearest the edge, then the lowest rank, then the a-d side first (as `PAWN_SQUARES` numbers).
+        let lead_key = |sq: u8| {
+            let file = sq & 7;
+            (file.min(7 - file), sq >> 3, file > 3)
+        };
+        for (count, sizes) in LEAD_PAWN_GROUP_SIZE.iter().enumerate().skip(1) {
+            let mut pieces = vec![P; count];
+            pieces.extend([K, BK]);
+            let s = shape(&pieces, [count as u8, 0]);
+            let groups: Vec<Groups> = (0..4).map(|file| groups(&s, &pieces, [0, 0xF], file)).collect();
+            let mut seen: Vec<Vec<bool>> = sizes.iter().map(|&size| vec![false; size as usize]).collect();
+            for_each_subset(&pawn_squares, count, &mut Vec::new(), &mut |set| {
+                let lead = *set.iter().min_by_key(|&&sq| lead_key(sq)).expect("a pawn");
+                if lead & 7 > 3 {
+                    return; // the mirror image of a set counted on files a-d
+                }
+                let mut squares: Vec<u8> =
+                    std::iter::once(lead).chain(set.iter().copied().filter(|&sq| sq != lead)).collect();
+                squares.extend([0, 1]); // the kings on a1 and b1: below every pawn, so a constant part
+                let file = (lead & 7) as usize;
+                let idx = index_of(&s, &groups[file], &squares, count);
+                mark(&mut seen[file], idx % groups[file].factor[1], &format!("{count} pawns, file {file}"));
+            });
+            for (file, seen) in seen.iter().enumerate() {
+                assert!(seen.iter().all(|&s| s), "{count} pawns, file {file}: an index never reached");
+            }
+        }
+    }
+
+    /// Six and seven pieces with pawns of both colours: the second pawn group is a combination of
+    /// the 48 pawn squares less the leading pawns, a bijection onto `0..C(48 - lead, n)`.
+    #[test]
+    fn second_pawn_colour_indices_are_a_bijection() {
+        for (lead, others) in [(1usize, 3usize), (2, 2), (2, 3)] {
+            let mut pieces = vec![BP; lead];
+            pieces.extend(std::iter::repeat_n(P, others));
+            pieces.extend([K, BK]);
+            let s = shape(&pieces, [lead as u8, others as u8]);
+            // Leading pawns on a2 (the leading one) and b3, kings on a1 and b1.
+            let lead_squares = [8u8, 17][..lead].to_vec();
+            for order in [[0, 1], [1, 0]] {
+                let g = groups(&s, &pieces, order, 0);
+                let free: Vec<u8> = (8..56).filter(|sq| !lead_squares.contains(sq)).collect();
+                let mut seen = vec![false; BINOMIAL[others][48 - lead] as usize];
+                for_each_subset(&free, others, &mut Vec::new(), &mut |set| {
+                    let squares: Vec<u8> = lead_squares.iter().chain(set).chain(&[0, 1]).copied().collect();
+                    let idx = index_of(&s, &g, &squares, lead);
+                    let component = idx / g.factor[1] % BINOMIAL[others][48 - lead];
+                    mark(&mut seen, component, &format!("{lead} v {others} pawns, order {order:?}"));
+                });
+                assert!(seen.iter().all(|&s| s), "{lead} v {others} pawns: an index never reached");
+            }
+        }
+    }
+
+    /// Pawnless six and seven pieces: each group of like pieces after the kings is a combination
+    /// of the squares its earlier groups leave, a bijection onto `0..C(free, n)`.
+    #[test]
+    fn like_piece_group_indices_are_a_bijection() {
+        // The white king on b1 and the black king on h8: no mirroring of the board.
+        let kings = [1u8, 63];
+        let free: Vec<u8> = (0..64).filter(|sq| !kings.contains(sq)).collect();
+        // KNNNNvK: four knights on 62 squares, the second group.
+        let knnnn = [K, BK, N, N, N, N];
+        let s = shape(&knnnn, [0, 0]);
+        let g = groups(&s, &knnnn, [0, 0xF], 0);
+        let mut seen = vec![false; 557_845];
+        for_each_subset(&free, 4, &mut Vec::new(), &mut |set| {
+            let squares: Vec<u8> = kings.iter().chain(set).copied().collect();
+            mark(&mut seen, index_of(&s, &g, &squares, 0) / g.factor[1], "KNNNNvK knights");
+        });
+        assert!(seen.iter().all(|&s| s));
+
+        // KRRvKNNN, factors in the file's order 2: three knights on the 60 squares the kings and
+        // rooks leave, for rooks on a few placements.
+        let krr = [K, BK, R, R, BN, BN, BN];
+        let s = shape(&krr, [0, 0]);
+        let g = groups(&s, &krr, [2, 0xF], 0);
+        for rooks in [[0u8, 2], [30, 31], [61, 62], [2, 62]] {
+            let left: Vec<u8> = free.iter().copied().filter(|sq| !rooks.contains(sq)).collect();
+            let mut seen = vec![false; 34_220];
+            for_each_subset(&left, 3, &mut Vec::new(), &mut |set| {
+                let squares: Vec<u8> = kings.iter().chain(&rooks).chain(set).copied().collect();
+                let component = index_of(&s, &g, &squares, 0) / g.factor[2] % 34_220;
+                mark(&mut seen, component, &format!("KRRvKNNN knights, rooks {rooks:?}"));
+            });
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+
+    /// Three unique leading pieces (a pawnless table with a unique piece, e.g. KQRNvKNN): every
+    /// placement lands in `0..31,332`, and every index is reached.
+    #[test]
+    fn unique_triples_cover_their_range() {
+        let pieces = [K, BK, 5, R, N, BN, BN];
+        let s = shape(&pieces, [0, 0]);
+        let g = groups(&s, &pieces, [0, 0xF], 0);
+        let mut reached = vec![false; UNIQUE_TRIPLES as usize];
+        // The other four pieces on e8-h8, which no triple here uses (every triple has a mirror
+        // image off them), so the leading index is the remainder by the next factor. Kings side by
+        // side are encoded too: the range counts them.
+        for s0 in 0..60u8 {
+            for s1 in (0..60u8).filter(|&s| s != s0) {
+                for s2 in (0..60u8).filter(|&s| s != s0 && s != s1) {
+                    let squares = [s0, s1, s2, 60, 61, 62, 63];
+                    let idx = index_of(&s, &g, &squares, 0);
+                    reached[(idx % g.factor[1]) as usize] = true;
+                }
+            }
+        }
+        let missed = reached.iter().filter(|&&r| !r).count();
+        assert_eq!(missed, 0, "{missed} of {UNIQUE_TRIPLES} leading indices never reached");
+    }
 }

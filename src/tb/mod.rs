@@ -5,15 +5,15 @@
 //! - `Tablebases::open` scans the directories for `.rtbw` / `.rtbz` files (only what is really on
 //!   disk counts), checks each one's size and magic bytes, and registers the table under both
 //!   colourings of its material.
-//! - A table's file is read into memory and parsed on its first probe (`OnceLock`, so any number of
-//!   search threads may probe at once); a file that fails to parse is reported once through
-//!   `take_warnings` and treated as missing, so the search falls back to searching.
-//! - The prober is written in safe Rust: every read from a file is bounds checked, so a truncated
-//!   or corrupt table cannot crash the engine (it gives an error or, at worst, a wrong value).
-//!
-//! Files are read whole rather than memory mapped (mapping is `unsafe`: the file could change
-//! under the map), which suits the 3-5 piece sets (under 1 GB in all); the 6-7 piece sets are far
-//! larger than memory and are not supported well by this design: set `SyzygyProbeLimit` to 5.
+//! - A table's file is memory-mapped read-only and its header parsed on its first probe
+//!   (`OnceLock`, so any number of search threads may probe at once; the first waits for the
+//!   header only, never for a whole file). The file stays on disk: a probe faults in the few pages
+//!   it reads, which are file-backed, shared with every process mapping the file and dropped by
+//!   the kernel when memory is short, so private memory does not grow with the tables (6-7 piece
+//!   sets included). A file that fails to parse is reported once through `take_warnings` and
+//!   treated as missing, so the search falls back to searching.
+//! - Every read from a map is bounds checked, so a corrupt table cannot crash the engine (it gives
+//!   an error or, at worst, a wrong value); the one `unsafe` (the mapping) is in `table.rs`.
 
 mod encoding;
 mod probe;
@@ -97,7 +97,7 @@ fn position_counts(pos: &Position) -> [[u8; 6]; 2] {
     counts
 }
 
-/// One table: the material of its file name and its two files, loaded on first use.
+/// One table: the material of its file name and its two files, mapped on first use.
 struct Entry {
     shape: Shape,
     /// The material key with the named (stronger) side as White, and with the colours swapped.
@@ -299,10 +299,7 @@ impl Tablebases {
         };
         cell.get_or_init(|| {
             let path = path?;
-            let loaded = std::fs::read(path)
-                .map_err(|e| e.to_string())
-                .and_then(|bytes| TableFile::parse(bytes, kind, &entry.shape, entry.symmetric()));
-            match loaded {
+            match TableFile::open(path, kind, &entry.shape, entry.symmetric()) {
                 Ok(file) => Some(file),
                 Err(e) => {
                     let message = format!("Syzygy table {} unusable: {e}", path.display());

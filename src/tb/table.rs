@@ -1,12 +1,14 @@
-//! One Syzygy file (`.rtbw` or `.rtbz`) read into memory: its header parsed into sub-tables
-//! (one per side to move and, with pawns, per leading-pawn file a-d) and the value at an index
-//! decompressed from its blocks.
+//! One Syzygy file (`.rtbw` or `.rtbz`) memory-mapped read-only: its header parsed into sub-tables
+//! (one per side to move and, with pawns, per leading-pawn file a-d) holding offsets into the map,
+//! and the value at an index decompressed from its blocks. Only the pages a probe reads are loaded.
 //!
 //! Values are stored Huffman-coded after "recursive pairing": each symbol stands for a run of
-//! values, found by walking a binary tree of symbol pairs. Every read from the file is bounds
+//! values, found by walking a binary tree of symbol pairs. Every read from the map is bounds
 //! checked, so a truncated or corrupt file gives an error or a wrong value, never a crash.
 
 use super::encoding::{Groups, Shape, MAX_PIECES};
+use memmap2::{Mmap, MmapOptions};
+use std::path::Path;
 
 /// Which of the two files of a table.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,10 +79,11 @@ pub struct SubTable {
     pub map_start: [usize; 4],
 }
 
-/// A parsed table file.
+/// A parsed table file: the map and, per sub-table, offsets into it (nothing of the file is copied
+/// but what the header describes: code lengths and symbol runs, a few kilobytes).
 #[derive(Debug)]
 pub struct TableFile {
-    pub bytes: Vec<u8>,
+    map: Mmap,
     /// `[side][file]`; a symmetric WDL table or any DTZ table has one side, a pawnless one file.
     pub subs: Vec<Vec<SubTable>>,
 }
@@ -114,13 +117,36 @@ fn padded<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
     out
 }
 
+/// Maps `path` read-only.
+fn map_file(path: &Path) -> Result<Mmap, ParseError> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // SAFETY: `Mmap` hands out the file's bytes as a `&[u8]`, which Rust assumes never changes:
+    // the map is read-only and private (`MAP_PRIVATE`, copy-on-write), so no write through it can
+    // reach the file and this process never writes it (its pages stay the page cache's), but
+    // another process could change or truncate the file while it is mapped (a truncated page then
+    // faults). Replacing tables under a running engine is the user's error, as in every engine
+    // that maps them (Stockfish, Fathom, shakmaty-syzygy). Nothing else is assumed of the bytes:
+    // a corrupt table is parsed and probed with every read bounds checked against the map's length.
+    let map = unsafe { MmapOptions::new().map_copy_read_only(&file) }.map_err(|e| e.to_string())?;
+    // Probes read a few scattered bytes: reading ahead around each would only fill memory.
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Random);
+    Ok(map)
+}
+
 impl TableFile {
-    /// Parses a whole file. `shape` comes from the file name; the header must agree with it.
-    pub fn parse(bytes: Vec<u8>, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
+    /// Maps the file at `path` and parses its header (touching only the header's pages). `shape`
+    /// comes from the file name; the header must agree with it.
+    pub fn open(path: &Path, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
+        TableFile::parse(map_file(path)?, kind, shape, symmetric)
+    }
+
+    fn parse(map: Mmap, kind: Kind, shape: &Shape, symmetric: bool) -> Result<TableFile, ParseError> {
+        let bytes = &map[..];
         if bytes.len() < 5 || bytes[..4] != kind.magic() {
             return Err("not a Syzygy file of this kind (bad magic bytes)".to_string());
         }
-        let r = Reader { bytes: &bytes };
+        let r = Reader { bytes };
         let header = r.u8(4)?;
         if (header & 2 != 0) != shape.has_pawns || (header & 1 != 0) == symmetric {
             return Err("the header does not match the table's name".to_string());
@@ -184,7 +210,7 @@ impl TableFile {
         if pos > bytes.len() {
             return Err(format!("truncated: the header describes {pos} bytes, the file has {}", bytes.len()));
         }
-        Ok(TableFile { bytes, subs })
+        Ok(TableFile { map, subs })
     }
 
     /// The stored value at `idx` in `sub` (before any DTZ mapping); `None` if the data is corrupt.
@@ -192,7 +218,7 @@ impl TableFile {
         if sub.flags & flag::SINGLE_VALUE != 0 {
             return Some(sub.single_value);
         }
-        let bytes = &self.bytes[..];
+        let bytes = &self.map[..];
         let le16 = |at: usize| Some(u16::from_le_bytes([*bytes.get(at)?, *bytes.get(at + 1)?]));
 
         // The sparse index points near the block holding `idx`; walk block lengths from there.
@@ -275,7 +301,7 @@ impl TableFile {
 
     fn btree_node(&self, sub: &SubTable, sym: u16) -> Option<[u8; 3]> {
         let at = sub.btree + 3 * sym as usize;
-        self.bytes.get(at..at + 3)?.try_into().ok()
+        self.map.get(at..at + 3)?.try_into().ok()
     }
 
     fn btree_left(&self, sub: &SubTable, sym: u16) -> Option<u16> {
@@ -296,9 +322,9 @@ impl TableFile {
         let start = sub.map_start[result];
         if sub.flags & flag::WIDE != 0 {
             let at = start + 2 * value as usize;
-            Some(u16::from_le_bytes(self.bytes.get(at..at + 2)?.try_into().ok()?))
+            Some(u16::from_le_bytes(self.map.get(at..at + 2)?.try_into().ok()?))
         } else {
-            self.bytes.get(start + value as usize).map(|&v| v as u16)
+            self.map.get(start + value as usize).map(|&v| v as u16)
         }
     }
 }

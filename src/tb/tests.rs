@@ -3,11 +3,14 @@
 //! python-chess's WDL and DTZ (`tools/syzygy_fixtures.py`). With `../shared/syzygy` present every
 //! line is checked; without it, the lines of the small tables committed in
 //! `tests/fixtures/syzygy/` (skipping those whose captures or promotions reach a table it lacks).
+//! `tests/fixtures/syzygy6-probes.txt` does the same for the six-piece KNNNNvK and the five-piece
+//! KNNNvK in `../shared/syzygy-6` (2,000 positions, half with the colours swapped), when present.
 
 use super::*;
 use crate::position::Position;
 
 const FIXTURES: &str = include_str!("../../tests/fixtures/syzygy-probes.txt");
+const SIX_PIECE_FIXTURES: &str = include_str!("../../tests/fixtures/syzygy6-probes.txt");
 
 fn manifest_path(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
@@ -54,6 +57,44 @@ fn wdl_and_dtz_agree_with_python_chess() {
         assert_eq!((checked, skipped), (20_520, 0));
     } else {
         assert!(checked >= 5_000, "only {checked} fixture positions have a committed table");
+    }
+}
+
+#[test]
+fn six_piece_tables_agree_with_python_chess() {
+    let six = manifest_path("../shared/syzygy-6");
+    if !six.join("KNNNNvK.rtbw").exists() {
+        eprintln!("skipped: no {} (the six-piece test tables)", six.join("KNNNNvK.rtbw").display());
+        return;
+    }
+    let dirs = format!("{}{PATH_SEPARATOR}{}", six.display(), manifest_path("../shared/syzygy").display());
+    let (tables, problems) = Tablebases::open(&dirs);
+    assert!(problems.is_empty(), "{problems:?}");
+    let tables = tables.expect("tables");
+    assert_eq!(tables.max_pieces(), 6);
+    assert!(tables.summary().ends_with("up to 6 pieces"), "{}", tables.summary());
+
+    let mut checked = 0;
+    for line in SIX_PIECE_FIXTURES.lines() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let fen = fields[..6].join(" ");
+        let (wdl, dtz): (i32, i32) = (fields[6].parse().unwrap(), fields[7].parse().unwrap());
+        let pos = Position::from_fen(&fen).unwrap();
+        let got = (tables.probe_wdl(&pos).map(Wdl::to_i32), tables.probe_dtz(&pos));
+        assert_eq!(got, (Some(wdl), Some(dtz)), "{fen}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2_000);
+    assert!(tables.take_warnings().is_empty());
+
+    // The header's grouping gives KNNNNvK's index range: the king pairs times C(62, 4) knights.
+    let pos = Position::from_fen("k7/8/8/8/8/8/8/KNNNN3 w - - 0 1").unwrap();
+    let entry = tables.entry(&pos).expect("KNNNNvK");
+    for kind in [Kind::Wdl, Kind::Dtz] {
+        let file = tables.file(entry, kind).expect("a parsed file");
+        for sub in file.subs.iter().flatten() {
+            assert_eq!(sub.groups.table_size(), 462 * 557_845, "{kind:?}");
+        }
     }
 }
 
