@@ -111,7 +111,7 @@ impl Accumulator {
 
     /// `refreshed`'s loops, compiled for each kernel.
     #[inline(always)]
-    fn refreshed_loops(net: &Network, pos: &Position) -> Accumulator {
+    pub(super) fn refreshed_loops(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator { values: [net.feature_bias; 2] };
         let mirror = Color::ALL.map(|perspective| net.mirrors(pos, perspective));
         for feature in active_features(pos) {
@@ -143,7 +143,7 @@ impl Accumulator {
 
     /// `update_into`'s loops, compiled for each kernel.
     #[inline(always)]
-    fn update_loops(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
+    pub(super) fn update_loops(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
         for perspective in Color::ALL {
             let source = &self.values[perspective];
             let target = &mut out.values[perspective];

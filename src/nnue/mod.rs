@@ -181,7 +181,7 @@ impl Network {
 
     /// `output`'s loops, compiled for each kernel.
     #[inline(always)]
-    fn output_loops(&self, acc: &Accumulator, pos: &Position) -> i32 {
+    pub(super) fn output_loops(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let layer = &self.output_layers[output_bucket(pos.occupied().count() as usize, self.buckets())];
         let side_to_move = pos.side_to_move();
         let ours = screlu_dot(acc.values(side_to_move), &layer.weights[0]);
