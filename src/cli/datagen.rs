@@ -1,0 +1,74 @@
+//! `datagen`: self-play games for network training, written in resumable chunks (src/datagen).
+
+use super::bad_input;
+use springer::say;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `springer datagen`'s arguments.
+#[derive(clap::Args)]
+pub struct DatagenArgs {
+    /// The output directory.
+    #[arg(long)]
+    out: PathBuf,
+    /// Games to play in this run.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Games played at once, one per thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+    /// The node limit per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// Random legal moves before the search takes over.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Start from random Chess960 positions.
+    #[arg(long)]
+    chess960: bool,
+    /// Games per chunk file.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games_per_chunk: u32,
+    /// Seed of the random opening moves (game n of a directory always plays the same way).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// `springer datagen`: a progress line per chunk on stderr, a summary on stdout.
+pub fn run(args: DatagenArgs) -> ExitCode {
+    let DatagenArgs { out, games, threads, nodes, random_plies, chess960, games_per_chunk, seed } = args;
+    let config = springer::datagen::Config {
+        out,
+        games,
+        threads: threads as usize,
+        nodes,
+        random_plies,
+        chess960,
+        games_per_chunk,
+        seed,
+    };
+    let report = |summary: &springer::datagen::Summary| {
+        eprintln!(
+            "chunks {} games {} positions {} ({:.0} positions/s)",
+            summary.chunks,
+            summary.games,
+            summary.positions,
+            summary.positions as f64 / summary.seconds.max(1e-9)
+        );
+    };
+    match springer::datagen::run(&config, &mut |summary| report(summary)) {
+        Ok(summary) => {
+            say!(
+                "datagen: {} games, {} positions in {} chunks to {} in {:.1} s ({:.0} positions/s)",
+                summary.games,
+                summary.positions,
+                summary.chunks,
+                config.out.display(),
+                summary.seconds,
+                summary.positions as f64 / summary.seconds.max(1e-9)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
+}

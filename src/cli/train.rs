@@ -1,0 +1,84 @@
+//! `train`: the network trainer (src/train) over datagen chunks and gen-0 text files.
+
+use super::bad_input;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `springer train`'s arguments.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Datagen directories (every chunk-*.bin) and `FEN | score | bestmove | result` text files.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// The net file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    epochs: u64,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    batch: u64,
+    /// Adam's step size at the first epoch (it decays to 5 % of it by the last).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// The game result's share of the target (the rest is the search score). 0 by default:
+    /// blending in the results of these short games squeezed the net's scale (docs/nnue.md).
+    #[arg(long, default_value_t = 0.0)]
+    wdl: f32,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+    /// Seed of the shuffles and the initial weights.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also train on each position without castling rights mirrored left to right.
+    #[arg(long, conflicts_with = "king_mirror")]
+    mirror: bool,
+    /// King-mirrored inputs: each side sees the board mirrored left to right while its king
+    /// stands on files e-h (a `SPRNNUE3` net; every build reads it). Its mirrored copies
+    /// would be duplicates, so `--mirror` is refused beside it.
+    #[arg(long)]
+    king_mirror: bool,
+    /// Hidden neurons per perspective: 64, 128, 256 or 512 (default: the embedded net's). A
+    /// build reads nets of its embedded net's width only.
+    #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
+    hidden: u64,
+    /// Output layers, one per range of piece counts (8: 2-5, 6-9, ..., 30-32 pieces); 1 to
+    /// 16. Every build reads nets of any bucket count.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=springer::nnue::MAX_BUCKETS as u64))]
+    buckets: u64,
+    /// Start from this net file instead of random weights (fine-tuning it on new games, best
+    /// with a smaller --lr); its width, buckets and mirroring are kept, so --hidden,
+    /// --buckets and --king-mirror are refused beside it.
+    #[arg(long, conflicts_with_all = ["hidden", "buckets", "king_mirror"])]
+    init: Option<PathBuf>,
+}
+
+/// `springer train`: the loss per epoch on stderr, the quantised net to `--out`.
+pub fn run(args: TrainArgs) -> ExitCode {
+    let TrainArgs { data, out, epochs, batch, lr, wdl, threads, seed, mirror, king_mirror, hidden, buckets, init } =
+        args;
+    if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
+        return bad_input("--lr must be positive and --wdl within 0..1");
+    }
+    let config = springer::train::Config {
+        data,
+        out,
+        epochs: epochs as usize,
+        batch: batch as usize,
+        lr,
+        wdl,
+        threads: threads as usize,
+        seed,
+        mirror,
+        king_mirror,
+        hidden: hidden as usize,
+        buckets: buckets as usize,
+        init,
+    };
+    match springer::train::run(&config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => bad_input(e),
+    }
+}
