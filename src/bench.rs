@@ -3,7 +3,7 @@
 //! changes it) and the speed. OpenBench reads the last two lines.
 
 use crate::position::Position;
-use crate::search::ordering::Histories;
+use crate::search::history::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{search, SearchContext, SearchControl};

@@ -9,7 +9,7 @@
 use crate::eval::terms::{NUM_PARAMS, TERMS};
 use crate::eval::{evaluate_with, Score, Trace, FULL_SCALE, MAX_PHASE};
 use crate::position::Position;
-use crate::search::ordering::Histories;
+use crate::search::history::Histories;
 use crate::search::quiet_leaf;
 use crate::search::tt::TranspositionTable;
 use crate::types::Color;

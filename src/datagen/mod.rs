@@ -9,7 +9,7 @@ pub mod format;
 use crate::eval::is_insufficient_material;
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::{Position, Variant};
-use crate::search::ordering::Histories;
+use crate::search::history::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::{TranspositionTable, MATE_BOUND};
 use crate::search::{search, SearchContext, SearchControl};

@@ -4,8 +4,9 @@
 //! (which may split), and the store. Every margin is named in `pruning.rs`; each pruning is
 //! gated so that no node in check and no PV node is pruned unsoundly.
 
+use super::history::{Histories, PieceTo, QuietContext};
 use super::live::{LiveInfo, LiveReporter};
-use super::ordering::{Histories, MovePicker, PickerBuffers, PieceTo, QuietContext};
+use super::movepick::{MovePicker, PickerBuffers};
 use super::pruning::{
     LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
     LMR_MIN_DEPTH, MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,

@@ -2,7 +2,8 @@
 //! the stop/ponder controls shared with the engine loop, and per-iteration reports. A search
 //! always completes depth 1, so there is a legal best move however soon it is stopped.
 
-pub mod ordering;
+pub mod history;
+mod movepick;
 pub mod pruning;
 pub mod live;
 pub mod see;
@@ -20,8 +21,8 @@ use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
 use alphabeta::Worker;
+use history::Histories;
 use live::{LiveReporter, LiveSink};
-use ordering::Histories;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tablebase::TbSettings;

@@ -2,7 +2,7 @@
 //! (static eval for `improving`, killers, the move played for continuation history). Split
 //! points copy it, so a helper continues the owner's path.
 
-use super::ordering::PieceTo;
+use super::history::PieceTo;
 use crate::types::Move;
 
 /// Per-ply search state.
