@@ -1,50 +1,46 @@
-//! One search thread: negamax alpha-beta with principal variation search over copy-made
-//! positions, and the quiescence search below it. `negamax` reads as its phases: the node's
-//! early exits, the TT probe, the static evaluation, pruning before any move, the move loop
-//! (which may split), and the store. Every margin is named in `pruning.rs`; each pruning is
-//! gated so that no node in check and no PV node is pruned unsoundly.
+//! Negamax alpha-beta with principal variation search over copy-made positions. `negamax`
+//! reads as its phases: the node's early exits, the TT probe, the static evaluation, pruning
+//! before any move, the move loop (which may split), and the store. Every margin is named in
+//! `pruning.rs`; each pruning is gated so that no node in check and no PV node is pruned
+//! unsoundly. The worker's state is in `worker.rs`, quiescence in `quiescence.rs`.
 
-use super::history::{Histories, PieceTo, QuietContext};
-use super::live::{LiveInfo, LiveReporter};
-use super::movepick::{MovePicker, PickerBuffers};
+use super::history::{PieceTo, QuietContext};
+use super::movepick::MovePicker;
 use super::pruning::{
-    LateMove, DELTA_MARGIN, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE,
-    LMR_MIN_DEPTH, MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR,
-    NMP_EVAL_MAX_REDUCTION, NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
-    SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN, SE_MARGIN_PER_PLY, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
+    LateMove, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE, LMR_MIN_DEPTH,
+    MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX_REDUCTION,
+    NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN,
+    SE_MARGIN_PER_PLY, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
 };
-use super::see::{captured_value, see_ge};
-use super::split::{SplitHub, SplitMove, SplitNode, SplitOutcome, SplitPoint, MAX_SPLIT_NESTING, SPLIT_MIN_DEPTH};
-use super::stack::Ply;
-use super::tablebase::{self, TbSettings, TB_WIN_BOUND};
-use super::time::TimeManager;
-use super::tt::{score_from_tt, score_to_tt, Bound, TranspositionTable, TtEntry, MATE, MATE_BOUND, NO_EVAL};
-use super::{SearchControl, INFINITY, MAX_PLY};
+use super::see::see_ge;
+use super::split::SplitMove;
+use super::tablebase::{self, TB_WIN_BOUND};
+use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry, MATE, MATE_BOUND, NO_EVAL};
+use super::worker::Worker;
+use super::{INFINITY, MAX_PLY};
 
 /// How much deeper than the node a tablebase result is stored in the TT: it is exact at any depth.
 const TB_DEPTH_BONUS: i32 = 6;
-use crate::eval::{evaluate, is_insufficient_material};
+use crate::eval::is_insufficient_material;
 use crate::movegen::{count_legal, MAX_MOVES};
-use crate::nnue::{self, AccumulatorStack, Network};
 use crate::position::{CheckInfo, Position};
 use crate::types::{Bitboard, Move, Piece};
-use std::sync::Arc;
 
 /// A node of the search: its place in the tree and its window (narrowed as the search goes).
 #[derive(Clone, Copy)]
-struct Node {
-    ply: usize,
-    depth: i32,
-    alpha: i32,
-    beta: i32,
+pub(super) struct Node {
+    pub(super) ply: usize,
+    pub(super) depth: i32,
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
     /// Expected to fail high: a later move's null-window child, or a cut node's re-search.
-    cut_node: bool,
-    in_check: bool,
-    key: u64,
+    pub(super) cut_node: bool,
+    pub(super) in_check: bool,
+    pub(super) key: u64,
     /// The move a singular-extension search leaves out here (`Move::NULL`: a normal node).
-    excluded: Move,
+    pub(super) excluded: Move,
     /// The TT move's extension in plies (from the singular search; may be negative).
-    tt_move_extension: i32,
+    pub(super) tt_move_extension: i32,
 }
 
 /// What the singular-extension search concluded about the TT move.
@@ -80,10 +76,10 @@ struct Candidate {
 }
 
 /// The move loop's result so far.
-struct Best {
-    score: i32,
+pub(super) struct Best {
+    pub(super) score: i32,
     /// The move that raised alpha last (`Move::NULL` if none did).
-    mv: Move,
+    pub(super) mv: Move,
     /// Moves searched (or handed to helpers), not counting pruned ones.
     moves_searched: usize,
 }
@@ -141,297 +137,7 @@ fn has_non_pawn_material(pos: &Position) -> bool {
     (pos.color(us) & !pos.pieces(us, Piece::Pawn) & !pos.pieces(us, Piece::King)).is_nonempty()
 }
 
-/// The static evaluation: the network's when there is one, else the hand-crafted one.
-struct Evaluator {
-    net: Option<Arc<Network>>,
-    accumulators: AccumulatorStack,
-}
-
-impl Evaluator {
-    fn new() -> Evaluator {
-        let net = nnue::for_search();
-        // The hand-crafted evaluation needs no accumulators.
-        let plies = if net.is_some() { MAX_PLY + 4 } else { 0 };
-        Evaluator { net, accumulators: AccumulatorStack::new(plies) }
-    }
-
-    /// Starts a new path at `pos`, the position at `ply` (a new root, or a split point taken
-    /// from another thread): the accumulators of the old path are forgotten, `pos`'s computed.
-    fn reset(&mut self, pos: &Position, ply: usize) {
-        if let Some(net) = &self.net {
-            self.accumulators.reset(net, pos, ply);
-        }
-    }
-
-    /// Records the move from `before` (at `ply`) to `after` (at `ply + 1`).
-    #[inline]
-    fn push(&mut self, ply: usize, before: &Position, after: &Position) {
-        if let Some(net) = &self.net {
-            self.accumulators.push(net, ply + 1, before, after);
-        }
-    }
-
-    /// The evaluation of `pos` at `ply` of the current path.
-    #[inline]
-    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &self.net {
-            Some(net) => {
-                let score = self.accumulators.evaluate(net, pos, ply);
-                debug_assert_eq!(score, net.evaluate(pos), "stale accumulator at ply {ply}: {}", pos.to_fen());
-                score
-            }
-            None => evaluate(pos),
-        }
-    }
-
-    /// The static evaluation, from the TT when it has one; `NO_EVAL` in check.
-    fn raw(&mut self, pos: &Position, ply: usize, tt_entry: Option<TtEntry>, in_check: bool) -> i32 {
-        if in_check {
-            return NO_EVAL;
-        }
-        match tt_entry {
-            Some(entry) if entry.eval != NO_EVAL => entry.eval,
-            _ => self.evaluate(pos, ply),
-        }
-    }
-
-    /// The score at the ply horizon: the static evaluation (a draw in check, which has none).
-    fn horizon(&mut self, pos: &Position, ply: usize, in_check: bool) -> i32 {
-        if in_check {
-            0
-        } else {
-            self.evaluate(pos, ply)
-        }
-    }
-}
-
-/// A search thread's state.
-pub struct Worker<'a> {
-    tt: &'a TranspositionTable,
-    control: &'a SearchControl,
-    time: TimeManager,
-    was_pondering: bool,
-    node_limit: Option<u64>,
-    /// Nodes searched by this worker.
-    pub nodes: u64,
-    /// The part of `nodes` already added to the shared count.
-    flushed: u64,
-    /// In a parallel search: where this worker opens split points and finds them.
-    hub: Option<&'a SplitHub>,
-    /// The split points this worker is searching moves of, outermost first: it stops when
-    /// one of them aborts.
-    chain: Vec<Arc<SplitPoint>>,
-    /// The deepest ply reached in the current iteration.
-    pub seldepth: usize,
-    /// Keys of the positions before the current one (game history, then the search path).
-    keys: Vec<u64>,
-    root_len: usize,
-    stack: Vec<Ply>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    histories: &'a mut Histories,
-    evaluator: Evaluator,
-    /// Move-picker buffers per ply, reused from node to node.
-    pickers: Vec<Option<Box<PickerBuffers>>>,
-    /// Root moves already given a MultiPV line this iteration: skipped at the root.
-    pub root_excluded: Vec<Move>,
-    /// Nodes this worker spent below each root move in the current iteration (for the time
-    /// manager's node share of the best move): its own root moves, and with threads the root
-    /// moves it took from a split point at the root. The share sums every worker's.
-    pub root_move_nodes: Vec<(Move, u64)>,
-    /// The best root move of the current iteration so far, with its score and PV: what a search
-    /// stopped in mid-iteration can still use.
-    pub root_best: Option<(Move, i32, Vec<Move>)>,
-    /// Root moves to consider (`go searchmoves`); empty means all.
-    root_filter: Vec<Move>,
-    /// Set when the search must unwind: results after it are meaningless.
-    pub stopped: bool,
-    /// Syzygy tables to probe below the root (`None`: do not probe).
-    tablebases: Option<TbSettings>,
-    /// Tablebase probes below the root that gave a result.
-    pub tb_hits: u64,
-    /// The part of `tb_hits` already added to the shared count.
-    flushed_tb_hits: u64,
-    /// The main thread's live reports (`None` on helpers, and when nobody shows them).
-    pub live: Option<LiveReporter<'a>>,
-    /// While false (depth 1), stop requests wait so that a legal best move always exists.
-    pub may_stop: bool,
-}
-
-impl<'a> Worker<'a> {
-    /// A worker for one search from a position whose predecessors' keys are `history`.
-    pub fn new(
-        tt: &'a TranspositionTable,
-        control: &'a SearchControl,
-        time: TimeManager,
-        node_limit: Option<u64>,
-        history: &[u64],
-        histories: &'a mut Histories,
-        root_filter: Vec<Move>,
-    ) -> Worker<'a> {
-        Worker {
-            tt,
-            control,
-            time,
-            was_pondering: control.is_pondering(),
-            node_limit,
-            nodes: 0,
-            flushed: 0,
-            hub: None,
-            chain: Vec::new(),
-            seldepth: 0,
-            keys: history.to_vec(),
-            root_len: history.len(),
-            stack: vec![Ply::default(); MAX_PLY + 4],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            histories,
-            evaluator: Evaluator::new(),
-            pickers: (0..=MAX_PLY).map(|_| None).collect(),
-            root_filter,
-            root_excluded: Vec::new(),
-            root_move_nodes: Vec::new(),
-            root_best: None,
-            stopped: false,
-            may_stop: false,
-            tablebases: None,
-            tb_hits: 0,
-            flushed_tb_hits: 0,
-            live: None,
-        }
-    }
-
-    /// The worker probing `tablebases` below the root.
-    pub fn with_tablebases(mut self, tablebases: Option<TbSettings>) -> Worker<'a> {
-        self.tablebases = tablebases;
-        self
-    }
-
-    /// The principal variation of the last completed root search.
-    pub fn principal_variation(&self) -> &[Move] {
-        &self.pv[0][..self.pv_len[0]]
-    }
-
-    /// The time manager (restarted on `ponderhit`).
-    pub fn time(&self) -> &TimeManager {
-        &self.time
-    }
-
-    /// Adds the nodes searched (and tablebase hits made) since the last report to the shared
-    /// counts.
-    pub fn flush_nodes(&mut self) {
-        self.control.add_nodes(self.nodes - self.flushed);
-        self.flushed = self.nodes;
-        if self.tb_hits != self.flushed_tb_hits {
-            self.control.add_tb_hits(self.tb_hits - self.flushed_tb_hits);
-            self.flushed_tb_hits = self.tb_hits;
-        }
-    }
-
-    /// Polls the stop conditions every 1024 nodes: `stop`, the hard deadline (unless
-    /// pondering), the node limit over all threads, and for a helper the end of its task.
-    #[inline]
-    fn check_stop(&mut self) {
-        if self.nodes & 1023 != 0 || !self.may_stop {
-            return;
-        }
-        self.flush_nodes();
-        let pondering = self.control.is_pondering();
-        if self.was_pondering && !pondering {
-            self.time.restart_after_ponderhit();
-        }
-        self.was_pondering = pondering;
-        if self.search_must_stop() || self.chain.iter().any(|point| point.aborted()) {
-            self.stopped = true;
-        } else {
-            self.show_status();
-        }
-    }
-
-    /// The main thread's status line, when nothing has been shown for `live::STATUS_EVERY`.
-    fn show_status(&mut self) {
-        let Some(live) = self.live.as_mut() else { return };
-        let elapsed = self.time.elapsed();
-        if !live.status_due(elapsed) {
-            return;
-        }
-        let status = LiveInfo::Status {
-            depth: live.depth,
-            seldepth: self.seldepth,
-            nodes: self.control.total_nodes(),
-            elapsed,
-            hashfull: self.tt.hashfull(),
-            tbhits: live.root_tb_hits + self.control.total_tb_hits(),
-        };
-        live.show_status(status, elapsed);
-    }
-
-    /// Shows the root move the main thread starts searching (`number`th of the iteration).
-    fn show_current_move(&self, mv: Move, number: usize) {
-        if let Some(live) = &self.live {
-            live.show_current_move(self.time.elapsed(), mv, number);
-        }
-    }
-
-    /// Whether the whole search must stop: `stop`, the hard deadline (unless pondering), or
-    /// the node limit over all threads.
-    pub fn search_must_stop(&self) -> bool {
-        self.control.stop_requested()
-            || (!self.control.is_pondering() && self.time.hard_limit_reached())
-            || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
-    }
-
-    /// Whether the position repeats one since the last irreversible move: any repetition
-    /// inside the search path, or a second one from the game before the root.
-    fn is_repetition(&self, pos: &Position) -> bool {
-        let key = pos.key();
-        let n = self.keys.len();
-        let reach = (pos.halfmove_clock() as usize).min(n);
-        let mut earlier = 0;
-        let mut back = 4;
-        while back <= reach {
-            let index = n - back;
-            if self.keys[index] == key {
-                if index >= self.root_len {
-                    return true;
-                }
-                earlier += 1;
-                if earlier >= 2 {
-                    return true;
-                }
-            }
-            back += 2;
-        }
-        false
-    }
-
-    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
-        let one = if ply >= 1 { self.stack[ply - 1].played } else { None };
-        let two = if ply >= 2 { self.stack[ply - 2].played } else { None };
-        [one, two]
-    }
-
-    /// What the quiet history scores of `pos` (at `ply`) depend on besides the moves.
-    fn quiet_context(&self, pos: &Position, ply: usize) -> QuietContext {
-        let threats = pos.threats_against(pos.side_to_move());
-        QuietContext { previous: self.previous_moves(ply), threats: threats.attacked, threatened: threats.by_cheaper }
-    }
-
-    /// `mv` followed by the principal variation just searched below it (from ply `ply + 1`).
-    fn line_through(&self, ply: usize, mv: Move) -> Vec<Move> {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        std::iter::once(mv).chain(self.pv[ply + 1][ply + 1..child_len].iter().copied()).collect()
-    }
-
-    fn update_pv(&mut self, ply: usize, mv: Move) {
-        let child_len = self.pv_len[ply + 1].max(ply + 1);
-        self.pv[ply][ply] = mv;
-        for i in ply + 1..child_len {
-            self.pv[ply][i] = self.pv[ply + 1][i];
-        }
-        self.pv_len[ply] = child_len;
-    }
-
+impl Worker<'_> {
     /// Searches the root to `depth` in the window (alpha, beta).
     pub fn search_root(&mut self, pos: &Position, alpha: i32, beta: i32, depth: i32) -> i32 {
         if let Some(live) = self.live.as_mut() {
@@ -471,7 +177,7 @@ impl<'a> Worker<'a> {
     /// Makes `mv` at `node` and searches it: the first move with the full window, a later one
     /// by `search_later_move` with the reduction `r`.
     #[allow(clippy::too_many_arguments)]
-    fn search_move<const PV: bool>(
+    pub(super) fn search_move<const PV: bool>(
         &mut self,
         pos: &Position,
         info: &CheckInfo,
@@ -494,19 +200,6 @@ impl<'a> Worker<'a> {
         };
         self.keys.pop();
         score
-    }
-
-    /// Counts a node, polls the stop conditions and tracks the selective depth; false when the
-    /// search must unwind.
-    #[inline]
-    fn enter_node(&mut self, ply: usize) -> bool {
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return false;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        true
     }
 
     fn negamax<const PV: bool>(
@@ -957,50 +650,6 @@ impl<'a> Worker<'a> {
         false
     }
 
-    /// Searches the node's later moves `jobs` with the helpers and takes the split point's
-    /// outcome into `best`. `None` if the search stopped.
-    fn search_split<const PV: bool>(
-        &mut self,
-        hub: &SplitHub,
-        pos: &Position,
-        node: &mut Node,
-        best: &mut Best,
-        jobs: Vec<SplitMove>,
-    ) -> Option<()> {
-        let ply = node.ply;
-        let split_node = SplitNode {
-            pos: pos.clone(),
-            ply,
-            depth: node.depth,
-            alpha: node.alpha,
-            beta: node.beta,
-            cut_node: node.cut_node,
-            path_keys: self.keys[self.root_len..].to_vec(),
-            stack: self.stack[..=ply].to_vec(),
-        };
-        let outcome = self.split(hub, split_node, jobs);
-        if self.stopped {
-            return None;
-        }
-        if outcome.score > best.score {
-            best.score = outcome.score;
-            if outcome.score > node.alpha {
-                best.mv = outcome.best;
-                // A fail high brings the move alone; a full-window search its whole line.
-                let line = if outcome.line.is_empty() { vec![outcome.best] } else { outcome.line };
-                if PV {
-                    self.pv[ply][ply..ply + line.len()].copy_from_slice(&line);
-                    self.pv_len[ply] = ply + line.len();
-                }
-                if ply == 0 {
-                    self.root_best = Some((outcome.best, outcome.score, line));
-                }
-                node.alpha = outcome.score;
-            }
-        }
-        Some(())
-    }
-
     /// After a fail high: rewards the best move in the history tables (and as a killer, if
     /// quiet) and punishes the moves tried before it.
     fn update_histories(
@@ -1023,220 +672,6 @@ impl<'a> Worker<'a> {
             killers[1] = killers[0];
             killers[0] = best;
         }
-    }
-
-    /// Makes this worker one of a parallel search's, splitting nodes and helping at split
-    /// points through `hub`.
-    pub fn join(&mut self, hub: &'a SplitHub) {
-        self.hub = Some(hub);
-    }
-
-    /// Whether a node of `depth` whose first move is searched splits: deep enough, while a
-    /// thread is idle, and not nested too far.
-    fn may_split(&self, depth: i32) -> bool {
-        depth >= SPLIT_MIN_DEPTH && self.chain.len() < MAX_SPLIT_NESTING && self.hub.is_some_and(|hub| hub.has_idle())
-    }
-
-    /// Searches the later moves `jobs` of `node` together with the helpers: opens a split
-    /// point, takes moves from it like any helper, helps at split points below it until its
-    /// helpers are done, and returns the best score and move found.
-    fn split(&mut self, hub: &SplitHub, node: SplitNode, jobs: Vec<SplitMove>) -> SplitOutcome {
-        let keys = self.keys.len();
-        let point = Arc::new(SplitPoint::new(node, self.chain.clone(), jobs));
-        hub.open(Arc::clone(&point));
-        let outer = std::mem::replace(&mut self.chain, point.chain());
-        self.serve(&point);
-        while let Some(below) = hub.wait_for_work(Some(&point), || !point.has_helpers()) {
-            self.help_at(&below);
-        }
-        hub.close(&point);
-        self.chain = outer;
-        self.keys.truncate(keys);
-        self.adopt_stack(&point.node.stack);
-        self.update_stop();
-        point.outcome()
-    }
-
-    /// Takes `path`, a split node's search stack from the root to the node, as this worker's
-    /// stack. The plies below the node keep what an earlier path left there, which the search
-    /// overwrites before reading, all but the singular search's exclusion: a node reads its own
-    /// ply's exclusion on entry, so a stale one made every later node at that ply a search
-    /// under exclusion (no TT cutoff or store, no pruning, a move left out). It is lifted here.
-    fn adopt_stack(&mut self, path: &[Ply]) {
-        let below = path.len();
-        self.stack[..below].copy_from_slice(path);
-        for ply in &mut self.stack[below..] {
-            ply.excluded = Move::NULL;
-        }
-    }
-
-    /// Keeps `stopped` only while a reason holds: `stop`, the clock or the node limit, or a
-    /// fail high at a split point this worker is below. (A stop because of a helper's unfinished
-    /// move is caught here too.)
-    fn update_stop(&mut self) {
-        self.stopped = (self.may_stop && self.search_must_stop()) || self.chain.iter().any(|point| point.aborted());
-    }
-
-    /// A helper's part in an iteration: waits for split points on `hub` and searches moves
-    /// from them until the iteration ends or the search must stop.
-    pub fn help(&mut self, hub: &SplitHub) {
-        self.root_move_nodes.clear();
-        while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
-            self.help_at(&point);
-            if self.stopped {
-                break;
-            }
-        }
-    }
-
-    /// Searches moves of `point` (entered by `wait_for_work`) from its node until none is left.
-    fn help_at(&mut self, point: &Arc<SplitPoint>) {
-        let ply = point.node.ply;
-        self.evaluator.reset(&point.node.pos, ply);
-        self.keys.truncate(self.root_len);
-        self.keys.extend_from_slice(&point.node.path_keys);
-        self.adopt_stack(&point.node.stack);
-        self.stack[ply + 1].killers = [Move::NULL; 2];
-        let outer = std::mem::replace(&mut self.chain, point.chain());
-        self.serve(point);
-        self.chain = outer;
-        point.leave();
-        self.update_stop();
-    }
-
-    /// Takes moves from `point` until none is left, the split point aborts or the search
-    /// stops, recording each finished move's score (after a full-window search, for a move that
-    /// beats alpha at a PV split point).
-    fn serve(&mut self, point: &SplitPoint) {
-        let split = &point.node;
-        let info = split.pos.check_info();
-        let mut node = Node {
-            ply: split.ply,
-            depth: split.depth,
-            alpha: split.alpha,
-            beta: split.beta,
-            cut_node: split.cut_node,
-            in_check: split.pos.is_check(),
-            key: split.pos.key(),
-            excluded: Move::NULL,
-            tt_move_extension: 0,
-        };
-        while !self.stopped {
-            let Some(job) = point.take() else { break };
-            node.alpha = point.alpha();
-            if split.ply == 0 {
-                self.show_current_move(job.mv, job.number);
-            }
-            let nodes_before = self.nodes;
-            let mut score =
-                self.search_move::<false>(&split.pos, &info, &node, job.mv, job.new_depth, job.reduction, false);
-            // At a PV split point, a move that beats alpha with the null window is searched again
-            // at once with the full window (at alpha as it stands now), as the serial search
-            // does: its exact score raises alpha before the moves still to be taken.
-            let exact = !self.stopped && score > node.alpha && score < node.beta;
-            if exact {
-                node.alpha = point.alpha();
-                score = self.search_move::<true>(&split.pos, &info, &node, job.mv, job.new_depth, 0, true);
-            }
-            if self.stopped {
-                break;
-            }
-            if split.ply == 0 {
-                self.root_move_nodes.push((job.mv, self.nodes - nodes_before));
-            }
-            if exact {
-                let line = self.line_through(split.ply, job.mv);
-                point.record_exact(job.mv, score, line);
-            } else {
-                point.record(job.mv, score);
-            }
-        }
-    }
-
-    /// The quiescence search of `pos` with a full window (its PV leads to a quiet position).
-    pub fn quiescence_root(&mut self, pos: &Position) -> i32 {
-        self.evaluator.reset(pos, 0);
-        self.quiescence::<true>(pos, -INFINITY, INFINITY, 0)
-    }
-
-    /// Captures and promotions (every evasion in check) until the position is quiet, standing
-    /// pat on the static evaluation.
-    fn quiescence<const PV: bool>(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
-        if !self.enter_node(ply) {
-            return 0;
-        }
-        if is_insufficient_material(pos) {
-            return 0;
-        }
-        let in_check = pos.is_check();
-        if ply >= MAX_PLY - 1 {
-            return self.evaluator.horizon(pos, ply, in_check);
-        }
-
-        let key = pos.key();
-        let tt_entry = self.tt.probe(key);
-        if let Some(entry) = tt_entry {
-            let score = score_from_tt(entry.score, ply);
-            if !PV && entry.bound.settles(score, alpha, beta) {
-                return score;
-            }
-        }
-
-        let raw_eval = self.evaluator.raw(pos, ply, tt_entry, in_check);
-        let mut best_score = if in_check { -MATE + ply as i32 } else { raw_eval };
-        if !in_check {
-            // Stand pat: the side to move can usually do at least as well as doing nothing.
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-
-        let original_alpha = alpha;
-        let mut best_move = Move::NULL;
-        let buffers = self.pickers[ply].take().unwrap_or_default();
-        let mut picker = MovePicker::quiescence(pos, tt_entry.map_or(Move::NULL, |e| e.mv), buffers);
-        let info = pos.check_info();
-        // Quiet moves are scored here only as evasions: out of check no context is needed.
-        let context = if in_check { self.quiet_context(pos, ply) } else { QuietContext::default() };
-        while let Some(mv) = picker.next(pos, self.histories, &context) {
-            if !in_check && !mv.is_promotion() {
-                // Delta pruning: even winning this piece for free cannot reach alpha.
-                let gain = captured_value(pos, mv);
-                if raw_eval + gain + DELTA_MARGIN.get() <= alpha && !see_ge(pos, mv, 1) {
-                    continue;
-                }
-            }
-            let mut child = pos.clone();
-            child.make_move_with(mv, &info);
-            self.tt.prefetch(child.key());
-            self.evaluator.push(ply, pos, &child);
-            self.stack[ply].played = Some(PieceTo::of(pos, mv));
-            let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
-            if self.stopped {
-                self.pickers[ply] = Some(picker.into_buffers());
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if PV {
-                        self.update_pv(ply, mv);
-                    }
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-
-        self.pickers[ply] = Some(picker.into_buffers());
-        let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound);
-        best_score
     }
 }
 
@@ -1263,8 +698,8 @@ fn late_moves_exhausted(node: &Node, eval: &StaticEval, moves_searched: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::time::Limits;
-    use std::time::Instant;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::worker::with_worker;
 
     /// The singular search's verdict on `tt_move` at a node of depth `SE_MIN_DEPTH`, one ply
     /// below the root, with the window (beta - 1, beta) and a TT entry claiming `tt_score` as a
@@ -1276,15 +711,6 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let verdict = with_worker(&pos, &tt, |worker| singular_search(worker, &pos, mv, tt_score, beta));
         (verdict, tt.probe(pos.key()).is_none())
-    }
-
-    /// Runs `f` on a single-threaded worker searching `pos` with the table `tt`, no time limit.
-    fn with_worker<R>(pos: &Position, tt: &TranspositionTable, f: impl FnOnce(&mut Worker) -> R) -> R {
-        let control = SearchControl::new(false);
-        let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
-        let mut histories = Histories::default();
-        let mut worker = Worker::new(tt, &control, time, None, &[], &mut histories, Vec::new());
-        f(&mut worker)
     }
 
     /// The singular search of `singular_verdict` on `worker`.
@@ -1307,24 +733,6 @@ mod tests {
         let verdict = worker.singular_extension(pos, &node, entry);
         assert!(worker.stack[ply].excluded.is_null(), "the exclusion is lifted afterwards");
         verdict
-    }
-
-    #[test]
-    fn a_split_path_lifts_stale_exclusions_below_it() {
-        let pos = Position::startpos();
-        let tt = TranspositionTable::new(1);
-        let e2e4 = crate::uci::parse_move(&pos, "e2e4", false).unwrap_or_else(|| unreachable!("legal"));
-        let d2d4 = crate::uci::parse_move(&pos, "d2d4", false).unwrap_or_else(|| unreachable!("legal"));
-        with_worker(&pos, &tt, |worker| {
-            // An earlier split path left an exclusion at ply 5.
-            worker.stack[5].excluded = e2e4;
-            // The new split node at ply 2 lies below a singular search at ply 1 (its owner's path).
-            let mut path = vec![Ply::default(); 3];
-            path[1].excluded = d2d4;
-            worker.adopt_stack(&path);
-            assert_eq!(worker.stack[1].excluded, d2d4, "the path's own exclusion is kept");
-            assert!(worker.stack[3..].iter().all(|ply| ply.excluded.is_null()), "no exclusion below the split node");
-        });
     }
 
     #[test]

@@ -9,7 +9,10 @@ pub mod live;
 pub mod see;
 mod stack;
 mod split;
+mod split_worker;
 mod alphabeta;
+mod quiescence;
+mod worker;
 mod root;
 pub mod strength;
 pub mod tablebase;
@@ -20,7 +23,6 @@ use crate::movegen::{generate_legal, is_legal_move, MoveList};
 use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
-use alphabeta::Worker;
 use history::Histories;
 use live::{LiveReporter, LiveSink};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,6 +30,7 @@ use std::time::{Duration, Instant};
 use tablebase::TbSettings;
 use time::{IterationStats, Limits, TimeManager};
 use tt::{TranspositionTable, MATE, MATE_BOUND};
+use worker::Worker;
 
 /// The deepest ply the search reaches (plies beyond are evaluated statically).
 pub const MAX_PLY: usize = 128;

@@ -2,8 +2,8 @@
 //! the single-threaded search does, the other workers help at the split points it and they
 //! open below (see `split.rs`).
 
-use super::alphabeta::Worker;
 use super::split::SplitHub;
+use super::worker::Worker;
 use crate::position::Position;
 use crate::threads::WorkerPool;
 use rayon::prelude::*;
