@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fit the UCI_ShowWDL model to an engine's own scores in finished games.
 
-The model (src/uci/mod.rs, win_draw_loss): for a score of s centipawns, the win chance is
+The model (src/uci/report.rs, win_draw_loss): for a score of s centipawns, the win chance is
 W = 1 / (1 + e^-((s - a) / b)), the loss chance L is the same for -s, and the draw chance is
 the rest. This reads PGNs written by ../shared/tools/match.py, takes every move of the engine
 named --engine whose comment holds a centipawn score (mate scores and the first --skip plies
