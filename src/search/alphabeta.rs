@@ -10,7 +10,7 @@ use super::pruning::{
     LateMove, FUTILITY_BASE, FUTILITY_HISTORY_LIMIT, FUTILITY_PER_PLY, IIR_MIN_DEPTH, LMP_BASE, LMR_MIN_DEPTH,
     MOVE_PRUNING_MAX_DEPTH, NMP_BASE_REDUCTION, NMP_DEPTH_DIVISOR, NMP_EVAL_DIVISOR, NMP_EVAL_MAX_REDUCTION,
     NMP_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SEE_CAPTURE_MARGIN, SEE_QUIET_MARGIN,
-    SE_MARGIN_PER_PLY, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, TT_CUTOFF_MAX_HALFMOVE,
+    SE_MARGIN_PER_PLY, SE_MIN_DEPTH, SE_TT_DEPTH_MARGIN, TB_DEPTH_BONUS, TT_CUTOFF_MAX_HALFMOVE,
 };
 use super::see::see_ge;
 use super::split::SplitMove;
@@ -18,9 +18,6 @@ use super::tablebase::{self, TB_WIN_BOUND};
 use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry, MATE, MATE_BOUND, NO_EVAL};
 use super::worker::Worker;
 use super::{INFINITY, MAX_PLY};
-
-/// How much deeper than the node a tablebase result is stored in the TT: it is exact at any depth.
-const TB_DEPTH_BONUS: i32 = 6;
 use crate::eval::is_insufficient_material;
 use crate::movegen::{count_legal, MAX_MOVES};
 use crate::position::{CheckInfo, Position};

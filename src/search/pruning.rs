@@ -1,6 +1,10 @@
-//! Every margin, depth limit and divisor of the search's pruning and reductions, named in one
-//! place (so a tuner can reach them and a reader can find them), and the late-move reduction.
-//! Margins are in centipawns, depths in plies.
+//! Every tuned constant of the search in one place (so a tuner can reach them and a reader can
+//! find them): pruning and reduction margins, depth limits and divisors, the time manager's
+//! shares and factors, the tablebase store depth; and the late-move reduction. Margins are in
+//! centipawns, depths in plies, time as shares of the clock. The convention: an integer
+//! constant that game tuning may move is a `Tunable` (in `tunables!`, read with `.get()`,
+//! reached by `tools/spsa.py` as a UCI option in a `tune` build); the rest are plain `const`s,
+//! among them the time constants (f64: to tune one, make it a `Tunable` in thousandths first).
 
 #[cfg(feature = "tune")]
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -96,6 +100,51 @@ pub const TT_CUTOFF_MAX_HALFMOVE: u16 = 90;
 
 /// Aspiration windows from this depth on (width: `ASPIRATION_DELTA`).
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
+
+/// How much deeper than the node a tablebase result is stored in the TT: it is exact at any depth.
+pub const TB_DEPTH_BONUS: i32 = 6;
+
+// Time management (`time.rs`): the plan, the optimum and the maximum, and the optimum's scaling
+// after each iteration (docs/time-management.md).
+
+/// Sudden death: the clock is planned as if this many moves were left (the increment counts for
+/// each of them).
+pub const MOVES_HORIZON: u64 = 50;
+/// The move overhead reserved for the moves of the horizon never takes more than this share
+/// of the plan away (on a 0.5 s clock, 30 ms for each of 50 moves would leave nothing).
+pub const PLAN_MIN_SHARE: f64 = 0.7;
+/// The share of that plan spent on a move at game ply p: BASE + PLY_COEF * (p + 3)^PLY_EXP, so
+/// more in the middlegame than in the opening...
+pub const OPTIMUM_BASE: f64 = 0.020;
+/// ...its growth with the ply...
+pub const OPTIMUM_PLY_COEF: f64 = 0.0045;
+/// ...and the exponent of that growth.
+pub const OPTIMUM_PLY_EXP: f64 = 0.45;
+/// The optimum never exceeds this share of the clock...
+pub const OPTIMUM_MAX_SHARE: f64 = 0.2;
+/// ...and the maximum is at most this many optimums...
+pub const MAXIMUM_PER_OPTIMUM: f64 = 5.0;
+/// ...and at most this share of the clock (the rest is the reserve for the moves after it).
+pub const MAXIMUM_SHARE: f64 = 0.4;
+/// With `movestogo 1` the maximum may take this share of the clock.
+pub const MAXIMUM_SHARE_LAST_MOVE: f64 = 0.9;
+/// Best-move stability and node share count from this depth on (shallower ones mean little).
+pub const SCALING_MIN_DEPTH: i32 = 6;
+/// The optimum's factor for best-move stability, by completed iterations in a row with the same
+/// best move (0: it just changed; the last entry for as many or more).
+pub const STABILITY_SCALE: [f64; 5] = [1.35, 1.15, 1.0, 0.9, 0.8];
+/// The optimum's factor for the best move's share of the root nodes: this less the share...
+pub const NODE_SHARE_PIVOT: f64 = 1.55;
+/// ...kept within this range.
+pub const NODE_SHARE_SCALE: (f64, f64) = (0.6, 1.5);
+/// The optimum's factor for a falling score: 1 + the drop in centipawns divided by this...
+pub const SCORE_DROP_PER_UNIT: f64 = 200.0;
+/// ...kept within this range.
+pub const SCORE_DROP_SCALE: (f64, f64) = (0.85, 1.5);
+/// The optimum's factor after a root fail low in the iteration.
+pub const FAIL_LOW_SCALE: f64 = 1.25;
+/// The product of the factors stays within this range.
+pub const TIME_SCALE: (f64, f64) = (0.35, 3.0);
 
 tunables! {
     /// Reverse futility pruning: a static eval this far above beta per ply of depth (less one

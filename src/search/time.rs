@@ -1,8 +1,14 @@
 //! Time management: from the UCI limits, the game ply and the move overhead, an optimum time
 //! (stop deepening past it, scaled by best-move stability, the best move's node share, a falling
 //! score and root fail lows) and a maximum (stop at once) that never reaches past the clock minus
-//! the move overhead. Node and depth limits live beside them in `Limits`.
+//! the move overhead. Node and depth limits live beside them in `Limits`. The shares and factors
+//! are named in `pruning.rs`, with every other tuned constant of the search.
 
+use super::pruning::{
+    FAIL_LOW_SCALE, MAXIMUM_PER_OPTIMUM, MAXIMUM_SHARE, MAXIMUM_SHARE_LAST_MOVE, MOVES_HORIZON, NODE_SHARE_PIVOT,
+    NODE_SHARE_SCALE, OPTIMUM_BASE, OPTIMUM_MAX_SHARE, OPTIMUM_PLY_COEF, OPTIMUM_PLY_EXP, PLAN_MIN_SHARE,
+    SCALING_MIN_DEPTH, SCORE_DROP_PER_UNIT, SCORE_DROP_SCALE, STABILITY_SCALE, TIME_SCALE,
+};
 use crate::types::{Color, Move};
 use std::time::{Duration, Instant};
 
@@ -40,30 +46,6 @@ impl Limits {
     }
 }
 
-/// Sudden death: the clock is planned as if this many moves were left (the increment counts for
-/// each of them).
-const MOVES_HORIZON: u64 = 50;
-/// The move overhead reserved for the moves of the horizon never takes more than this share
-/// of the plan away (on a 0.5 s clock, 30 ms for each of 50 moves would leave nothing).
-const PLAN_MIN_SHARE: f64 = 0.7;
-/// The share of that plan spent on a move at game ply p: BASE + PLY_COEF * (p + 3)^PLY_EXP, so
-/// more in the middlegame than in the opening...
-const OPTIMUM_BASE: f64 = 0.020;
-/// ...its growth with the ply...
-const OPTIMUM_PLY_COEF: f64 = 0.0045;
-/// ...and the exponent of that growth.
-const OPTIMUM_PLY_EXP: f64 = 0.45;
-/// The optimum never exceeds this share of the clock...
-const OPTIMUM_MAX_SHARE: f64 = 0.2;
-/// ...and the maximum is at most this many optimums...
-const MAXIMUM_PER_OPTIMUM: f64 = 5.0;
-/// ...and at most this share of the clock (the rest is the reserve for the moves after it).
-const MAXIMUM_SHARE: f64 = 0.4;
-/// With `movestogo 1` the maximum may take this share of the clock.
-const MAXIMUM_SHARE_LAST_MOVE: f64 = 0.9;
-/// Best-move stability and node share count from this depth on (shallower ones mean little).
-const SCALING_MIN_DEPTH: i32 = 6;
-
 /// What the iterations so far say about the position, for scaling the optimum time.
 #[derive(Clone, Copy, Debug)]
 pub struct IterationStats {
@@ -84,21 +66,13 @@ impl IterationStats {
     /// the nodes, the score falls or the root failed low; below 1 when all is settled.
     pub fn time_scale(&self) -> f64 {
         let deep = self.depth >= SCALING_MIN_DEPTH;
-        let stability = if deep {
-            match self.stable_iterations {
-                0 => 1.35,
-                1 => 1.15,
-                2 => 1.0,
-                3 => 0.9,
-                _ => 0.8,
-            }
-        } else {
-            1.0
-        };
-        let node_share = if deep { (1.55 - self.best_move_node_share).clamp(0.6, 1.5) } else { 1.0 };
-        let falling = (1.0 + f64::from(self.score_drop) / 200.0).clamp(0.85, 1.5);
-        let fail_low = if self.failed_low { 1.25 } else { 1.0 };
-        (stability * node_share * falling * fail_low).clamp(0.35, 3.0)
+        let clamp = |x: f64, (lo, hi): (f64, f64)| x.clamp(lo, hi);
+        let last = STABILITY_SCALE.len() - 1;
+        let stability = if deep { STABILITY_SCALE[(self.stable_iterations as usize).min(last)] } else { 1.0 };
+        let node_share = if deep { clamp(NODE_SHARE_PIVOT - self.best_move_node_share, NODE_SHARE_SCALE) } else { 1.0 };
+        let falling = clamp(1.0 + f64::from(self.score_drop) / SCORE_DROP_PER_UNIT, SCORE_DROP_SCALE);
+        let fail_low = if self.failed_low { FAIL_LOW_SCALE } else { 1.0 };
+        clamp(stability * node_share * falling * fail_low, TIME_SCALE)
     }
 }
 
