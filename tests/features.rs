@@ -293,7 +293,8 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     };
     let [embedded, embedded_flipped] = scores(&mut e);
     assert_eq!(embedded, embedded_flipped, "the embedded net is king-mirrored");
-    let plain = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/candidates/net-p8.nnue");
+    // net-p8, the embedded net before net-q8m: a plain (not king-mirrored) net of the same width.
+    let plain = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/net-p8.nnue");
     let [unmirrored, unmirrored_flipped] = load(&mut e, &plain);
     assert_ne!(unmirrored, unmirrored_flipped, "a plain net tells the two apart");
     let [mirrored, mirrored_flipped] = load(&mut e, &net);
