@@ -85,14 +85,14 @@ impl Evaluator {
 /// A search thread's state.
 pub struct Worker<'a> {
     pub(super) tt: &'a TranspositionTable,
-    pub(super) control: &'a SearchControl,
-    pub(super) time: TimeManager,
-    pub(super) was_pondering: bool,
-    pub(super) node_limit: Option<u64>,
+    control: &'a SearchControl,
+    time: TimeManager,
+    was_pondering: bool,
+    node_limit: Option<u64>,
     /// Nodes searched by this worker.
     pub nodes: u64,
     /// The part of `nodes` already added to the shared count.
-    pub(super) flushed: u64,
+    flushed: u64,
     /// In a parallel search: where this worker opens split points and finds them.
     pub(super) hub: Option<&'a SplitHub>,
     /// The split points this worker is searching moves of, outermost first: it stops when
@@ -128,7 +128,7 @@ pub struct Worker<'a> {
     /// Tablebase probes below the root that gave a result.
     pub tb_hits: u64,
     /// The part of `tb_hits` already added to the shared count.
-    pub(super) flushed_tb_hits: u64,
+    flushed_tb_hits: u64,
     /// The main thread's live reports (`None` on helpers, and when nobody shows them).
     pub live: Option<LiveReporter<'a>>,
     /// While false (depth 1), stop requests wait so that a legal best move always exists.
@@ -208,7 +208,7 @@ impl<'a> Worker<'a> {
     /// Polls the stop conditions every 1024 nodes: `stop`, the hard deadline (unless
     /// pondering), the node limit over all threads, and for a helper the end of its task.
     #[inline]
-    pub(super) fn check_stop(&mut self) {
+    fn check_stop(&mut self) {
         if self.nodes & 1023 != 0 || !self.may_stop {
             return;
         }
@@ -282,7 +282,7 @@ impl<'a> Worker<'a> {
         false
     }
 
-    pub(super) fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
+    fn previous_moves(&self, ply: usize) -> [Option<PieceTo>; 2] {
         let one = if ply >= 1 { self.stack[ply - 1].played } else { None };
         let two = if ply >= 2 { self.stack[ply - 2].played } else { None };
         [one, two]
