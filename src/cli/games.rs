@@ -261,6 +261,21 @@ fn run_kalah_solve(args: &KalahBoardArgs, resources: (u32, usize, usize)) -> Exi
     ExitCode::SUCCESS
 }
 
+/// The side the human plays in a terminal game (0: the first to move) for `--first`, or the
+/// message for a bad value.
+fn human_side(first: &str) -> Result<usize, String> {
+    match first {
+        "human" => Ok(0),
+        "computer" => Ok(1),
+        other => Err(format!("--first must be human or computer, not '{other}'")),
+    }
+}
+
+/// A seed from the clock, so that the program's choices among equal moves differ from game to game.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
+}
+
 /// Asks with `prompt` until a line holds a number that `valid` accepts (saying `'line'
 /// {refusal}` otherwise); `None` at the end of input.
 fn ask_number(
@@ -285,12 +300,11 @@ fn ask_number(
 fn run_connect4_play(level: u8, first: &str) -> ExitCode {
     use springer::games::connect4::{play::Player, Position, CELLS, WIDTH};
     use std::io::BufRead;
-    let human = match first {
-        "human" => 0,
-        "computer" => 1,
-        other => return bad_input(format!("--first must be human or computer, not '{other}'")),
+    let human = match human_side(first) {
+        Ok(side) => side,
+        Err(e) => return bad_input(e),
     };
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    let seed = clock_seed();
     let mut computer = Player::new(level, seed);
     let stones = if human == 0 { ['X', 'O'] } else { ['O', 'X'] };
     say!("Connect Four, level {level}. You play {}, Springer {}; X moves first.", stones[0], stones[1]);
@@ -378,12 +392,11 @@ fn run_kalah_play(level: u8, rules: &str, first: &str, houses: usize, seeds: u8)
         Ok(setup) => setup,
         Err(e) => return bad_input(e),
     };
-    let human = match first {
-        "human" => 0,
-        "computer" => 1,
-        other => return bad_input(format!("--first must be human or computer, not '{other}'")),
+    let human = match human_side(first) {
+        Ok(side) => side,
+        Err(e) => return bad_input(e),
     };
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+    let seed = clock_seed();
     let mut computer = Player::new(level, rules, seed);
     let names = if human == 0 { ["you", "Springer"] } else { ["Springer", "you"] };
     say!("Kalah({houses},{seeds}), {rules:?} rules, level {level}. Player 1: {}, player 2: {}.", names[0], names[1]);
