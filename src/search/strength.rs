@@ -2,7 +2,7 @@
 //! Elo setting, and a choice among the best few root moves weighted by their scores, so weaker
 //! settings play natural but imperfect moves (the engine never picks a move that throws away
 //! more than twice the temperature). The mapping is calibrated by matches against
-//! Stockfish at the same settings (README).
+//! Stockfish at the same settings (docs/tuning.md).
 
 use super::Line;
 use crate::types::Move;
