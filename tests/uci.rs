@@ -321,7 +321,8 @@ fn standard_fens_are_strict_on_the_command_line() {
 
 #[test]
 fn version_names_the_release_and_what_the_build_targets() {
-    let run = |arg: &str| std::process::Command::new(env!("CARGO_BIN_EXE_springer")).arg(arg).output().expect("run springer");
+    let run =
+        |arg: &str| std::process::Command::new(env!("CARGO_BIN_EXE_springer")).arg(arg).output().expect("run springer");
     let short = run("-V");
     assert_eq!(short.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&short.stdout).trim(), format!("springer {}", env!("CARGO_PKG_VERSION")));
