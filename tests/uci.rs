@@ -26,7 +26,7 @@ fn handshake_lists_options_and_answers_isready() {
     e.send("uci");
     let lines = e.until("uciok", Duration::from_secs(5));
     let name = format!("id name Springer {}", env!("CARGO_PKG_VERSION"));
-    assert!(lines.iter().any(|l| *l == name), "{lines:?}");
+    assert!(lines.contains(&name), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for option in ["Hash", "Threads", "Move Overhead", "Clear Hash"] {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option}");
