@@ -8,8 +8,9 @@
 #   make linux               dist/springer-V-linux-{x86-64,x86-64-v2,x86-64-v3,x86-64-v4}
 #   make windows             dist/springer-V-windows-{...}.exe   (x86_64-pc-windows-gnu, needs gcc-mingw-w64-x86-64)
 #   make aarch64             dist/springer-V-linux-aarch64        (needs gcc-aarch64-linux-gnu)
-#   make auto                dist/springer-V-{linux,windows}-x86-64-auto[.exe]: kernels chosen at start-up
-#   make dist                all of the above and dist/SHA256SUMS  (docs/release.md)
+#   make dist                the nine binaries above and dist/SHA256SUMS  (docs/release.md)
+#   make auto                dist/auto/springer-V-{linux,windows}-x86-64-auto[.exe]: kernels chosen at
+#                            start-up; not in the release (about 5 % slower than native, docs/release.md)
 #   make x86-64-v3 ...       one Linux level; `make ... FEATURES=no-pext` for AMD Zen 1/2
 #   make pgo [EXE=path]      native build, profile-guided (see below)
 #
@@ -46,7 +47,7 @@ EXE_FILE = $(patsubst %.exe,%,$(EXE))$(SUFFIX)
 LINUX_BINS = $(LEVELS:%=$(DIST)/$(NAME)-linux-%)
 WINDOWS_BINS = $(LEVELS:%=$(DIST)/$(NAME)-windows-%.exe)
 ARM_BIN = $(DIST)/$(NAME)-linux-aarch64
-AUTO_BINS = $(DIST)/$(NAME)-linux-x86-64-auto $(DIST)/$(NAME)-windows-x86-64-auto.exe
+AUTO_BINS = $(DIST)/auto/$(NAME)-linux-x86-64-auto $(DIST)/auto/$(NAME)-windows-x86-64-auto.exe
 
 .PHONY: all FORCE linux windows aarch64 auto dist checksums portable $(LEVELS) release-all pgo clean
 
@@ -76,10 +77,10 @@ $(WINDOWS_BINS): $(DIST)/$(NAME)-windows-%.exe: FORCE
 $(ARM_BIN): FORCE
 	$(call build,$(ARM),generic,$(CARGO_FEATURES),$@,$(STATIC))
 
-$(DIST)/$(NAME)-linux-x86-64-auto: FORCE
+$(DIST)/auto/$(NAME)-linux-x86-64-auto: FORCE
 	$(call build,$(LINUX),$(AUTO_LEVEL),--features runtime-dispatch,$@,$(STATIC))
 
-$(DIST)/$(NAME)-windows-x86-64-auto.exe: FORCE
+$(DIST)/auto/$(NAME)-windows-x86-64-auto.exe: FORCE
 	$(call build,$(WINDOWS),$(AUTO_LEVEL),--features runtime-dispatch,$@,$(STATIC))
 
 linux: $(LINUX_BINS)
@@ -90,9 +91,9 @@ $(LEVELS): %: $(DIST)/$(NAME)-linux-%
 portable: x86-64
 release-all: linux
 
-# Built one after another (each build uses every core); the checksums cover what is in dist/.
+# The release: nine binaries (run `make -j2 dist` to build two at a time), then their checksums.
 dist:
-	$(MAKE) linux windows aarch64 auto
+	$(MAKE) linux windows aarch64
 	$(MAKE) checksums
 
 checksums:

@@ -61,7 +61,9 @@ suites() { # perft suites to depth 4 under the given command; fails if any case 
 }
 
 suite_targets=("$dist/$name-linux-x86-64" "$dist/$name-windows-x86-64-v3.exe" "$dist/$name-linux-aarch64")
-for file in "$dist"/$name-*; do
+# dist/auto/ holds the run-time dispatch binaries when `make auto` built them (not released).
+for file in "$dist"/$name-* "$dist"/auto/$name-*; do
+  [ -e "$file" ] || continue
   [[ $file == *SHA256SUMS ]] && continue
   if ! cmd=$(runner "$file"); then
     echo "skipped $(basename "$file"): this machine cannot run it (instruction set, wine or qemu missing)"
