@@ -17,27 +17,17 @@ import os
 import random
 import subprocess
 
-import chess
+
+import syzygy_fixtures  # tools/, beside this script
 
 TABLE_SUFFIXES = (".rtbw", ".rtbz")
 
 
 def random_position(rng, white, black):
-    """White's and Black's pieces (letters, kings included) on random squares, a legal position
-    with a legal move; None if the draw is not one."""
-    board = chess.Board(None)
-    squares = rng.sample(range(64), len(white) + len(black))
-    for letters, color in ((white, chess.WHITE), (black, chess.BLACK)):
-        for letter in letters:
-            sq = squares.pop()
-            piece = chess.Piece.from_symbol(letter if color == chess.WHITE else letter.lower())
-            if piece.piece_type == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                return None
-            board.set_piece_at(sq, piece)
-    board.turn = rng.choice([chess.WHITE, chess.BLACK])
-    if not board.is_valid() or not any(board.legal_moves):
-        return None
-    return board
+    """A legal position of these pieces with a legal move (syzygy_fixtures.random_position,
+    which this script shares); None if the draw is not one."""
+    board = syzygy_fixtures.random_position(rng, white, black)
+    return board if board is not None and any(board.legal_moves) else None
 
 
 def status_kb(pid, field):
