@@ -334,3 +334,28 @@ fn version_names_the_release_and_what_the_build_targets() {
     assert!(lines.iter().any(|l| *l == "sliders: pext" || *l == "sliders: magic"), "{text}");
     assert!(lines.iter().any(|l| l.starts_with("network kernel: ")), "{text}");
 }
+
+/// The last exact `multipv 1` line before `bestmove` must start with the move played: match
+/// runners (fastchess) and GUIs show that line as the engine's thought. These two node-limited
+/// searches end in an unfinished iteration whose new best move beat the last complete one's.
+#[test]
+fn the_last_line_shown_starts_with_the_best_move() {
+    let cases = [
+        ("r1b1kb2/pp1nnpp1/2p5/q2pp2r/3P4/P1N1PP2/1PP1N2P/R1BQKB1R w KQq - 0 6", 15_000),
+        ("2bqr1k1/r4pbp/1p1p2p1/p1pP4/PnP5/R1B1NN1P/1P3PP1/3QR1K1 b - - 5 21", 7_000),
+    ];
+    let mut e = Engine::start();
+    for (fen, nodes) in cases {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go nodes {nodes}"));
+        let lines = e.until("bestmove", Duration::from_secs(30));
+        let best = lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default();
+        let shown = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth") && l.contains(" score ") && !l.contains("bound"))
+            .filter_map(|l| l.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next()))
+            .next_back();
+        assert_eq!(shown, Some(best), "{fen}, {nodes} nodes: {lines:?}");
+    }
+}

@@ -244,7 +244,13 @@ pub fn search(
                 // A move that beat the first one in the unfinished iteration is better informed
                 // than the last complete iteration's best.
                 if let (0, 1, Some(best)) = (line_index, wanted_lines, search.workers[0].root_best.take()) {
-                    progress.adopt_unfinished(best);
+                    if progress.adopt_unfinished(best) {
+                        // Shown, so that the last line a GUI or match runner saw starts with
+                        // the move about to be played (fastchess warns otherwise).
+                        let shown = root_moves.shown_score(Some(&progress.result.best_move), progress.result.score);
+                        let line = search.report(depth, 1, shown, ScoreBound::Exact, progress.pv.clone());
+                        search.show(&line, report);
+                    }
                 }
                 break 'deepening;
             };
@@ -568,14 +574,16 @@ impl Progress {
     }
 
     /// Takes the best move of an unfinished iteration (move, score, line) when it differs from
-    /// the last complete iteration's.
-    fn adopt_unfinished(&mut self, (best, score, line): (Move, i32, Vec<Move>)) {
-        if best != self.result.best_move {
-            self.result.best_move = best;
-            self.result.score = score;
-            self.pv = line;
-            self.result.lines = vec![Line { score, pv: self.pv.clone() }];
+    /// the last complete iteration's; whether it did.
+    fn adopt_unfinished(&mut self, (best, score, line): (Move, i32, Vec<Move>)) -> bool {
+        if best == self.result.best_move {
+            return false;
         }
+        self.result.best_move = best;
+        self.result.score = score;
+        self.pv = line;
+        self.result.lines = vec![Line { score, pv: self.pv.clone() }];
+        true
     }
 }
 
