@@ -336,6 +336,8 @@ impl RootMoves {
 /// The threads searching one root, and what their reports read.
 struct RootSearch<'a> {
     root: &'a Position,
+    /// Keys of the game's positions before the root.
+    history: &'a [u64],
     workers: Vec<Worker<'a>>,
     /// The pool, when iterations split over more than one thread.
     pool: Option<&'a WorkerPool>,
@@ -386,6 +388,7 @@ impl<'a> RootSearch<'a> {
         workers[0].live = context.live.map(|sink| LiveReporter::new(sink, root_moves.tb_hits()));
         RootSearch {
             root,
+            history: context.history,
             workers,
             pool: context.pool.filter(|_| threads > 1),
             hub,
@@ -489,9 +492,33 @@ impl<'a> RootSearch<'a> {
             elapsed: self.workers[0].time().elapsed(),
             hashfull: self.tt.hashfull(),
             tbhits: self.tbhits(),
-            pv,
+            pv: shown_pv(self.root, self.history, pv),
         }
     }
+}
+
+/// The part of `pv` a GUI may show: up to the first move that draws by threefold repetition
+/// (counting the game's positions before the root) or by the fifty-move rule, and before any move
+/// that is not legal. The search scores a repetition as a draw at once, but a line read back from
+/// the table may run on past it; match runners check PVs (fastchess warns of one that continues
+/// after a draw).
+fn shown_pv(root: &Position, history: &[u64], mut pv: Vec<Move>) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut keys: Vec<u64> = history.iter().copied().chain([root.key()]).collect();
+    for (index, &mv) in pv.iter().enumerate() {
+        if !is_legal_move(&pos, mv) {
+            pv.truncate(index);
+            break;
+        }
+        pos.make_move(mv);
+        keys.push(pos.key());
+        let occurrences = keys.iter().filter(|&&key| key == pos.key()).count();
+        if occurrences >= 3 || pos.halfmove_clock() >= 100 {
+            pv.truncate(index + 1);
+            break;
+        }
+    }
+    pv
 }
 
 /// What the iterations so far have settled.
@@ -749,6 +776,40 @@ mod tests {
         // White is a rook down but can force perpetual check with the queen.
         let perpetual = best("6k1/5ppp/8/8/8/8/r4PPP/r1Q3K1 w - - 0 1", 8);
         assert!(perpetual.score.abs() < MATE_BOUND);
+    }
+
+    /// `fen`'s position and the moves of `texts` (UCI notation), each legal after the ones before.
+    fn line(fen: &str, texts: &[&str]) -> (Position, Vec<Move>) {
+        let root = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let mut pos = root.clone();
+        let mut moves = Vec::new();
+        for text in texts {
+            let mut list = MoveList::new();
+            generate_legal(&pos, &mut list);
+            let mv = list.iter().copied().find(|mv| mv.to_uci(false).to_string() == *text);
+            let mv = mv.unwrap_or_else(|| unreachable!("{text} is not legal"));
+            pos.make_move(mv);
+            moves.push(mv);
+        }
+        (root, moves)
+    }
+
+    #[test]
+    fn a_shown_pv_stops_at_a_draw_or_an_illegal_move() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"];
+        let (root, pv) = line(start, &shuffle);
+        // The start position's third occurrence comes after the eighth move.
+        assert_eq!(shown_pv(&root, &[], pv.clone()), pv[..8]);
+        // With the root seen once before in the game, after the fourth.
+        assert_eq!(shown_pv(&root, &[root.key()], pv.clone()), pv[..4]);
+        // The fifty-move rule: the 100th half-move without a capture or pawn move ends the line.
+        let (root, pv) = line("8/8/4k3/8/8/4K3/8/R7 w - - 98 80", &["a1a2", "e6d6", "a2a3", "d6e6"]);
+        assert_eq!(shown_pv(&root, &[], pv.clone()), pv[..2]);
+        // A move that is not legal where it stands (a stale table line) and all after it go.
+        let (root, mut pv) = line(start, &["e2e4", "e7e5"]);
+        pv.insert(1, pv[0]);
+        assert_eq!(shown_pv(&root, &[], pv.clone()), pv[..1]);
     }
 
     #[test]
