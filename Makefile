@@ -3,7 +3,7 @@
 # way rating lists take them, and the one OpenBench builds (`make EXE=<path> [EVALFILE=<net>]`).
 #
 #   make [EXE=path]          native build (this CPU), copied to $(EXE) (`.exe` added on Windows)
-#   make TARGET=triple       the same for another target (no native flags): TARGET=x86_64-pc-windows-gnu
+#   make TARGET=triple       the same for another target (x86-64-v2, or generic off x86-64; no native flags)
 #   make EVALFILE=net ...    any build above or below with another net embedded (OpenBench's net tests)
 #   make linux               dist/springer-V-linux-{x86-64,x86-64-v2,x86-64-v3,x86-64-v4}
 #   make windows             dist/springer-V-windows-{...}.exe   (x86_64-pc-windows-gnu, needs gcc-mingw-w64-x86-64)
@@ -34,8 +34,12 @@ ARM = aarch64-unknown-linux-gnu
 CARGO_FEATURES = $(if $(FEATURES),--features $(FEATURES),)
 # build.rs embeds this net instead of nets/default.nnue (and stops the build if it is not a net).
 export SPRINGER_EVALFILE := $(if $(EVALFILE),$(abspath $(EVALFILE)),)
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER ?= aarch64-linux-gnu-gcc
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER ?= x86_64-w64-mingw32-gcc
+# Debian's cross linkers, named only for a build whose target is not this machine's (a native
+# aarch64 or windows-gnu build links with the system's own).
+HOST_TRIPLE := $(shell rustc -vV | sed -n 's/^host: //p')
+ARM_LINKER ?= aarch64-linux-gnu-gcc
+WINDOWS_LINKER ?= x86_64-w64-mingw32-gcc
+cross_linker = $(if $(filter $(HOST_TRIPLE),$(1)),,$(if $(filter $(ARM),$(1)),CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=$(ARM_LINKER),)$(if $(filter $(WINDOWS),$(1)),CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=$(WINDOWS_LINKER),))
 
 ifeq ($(OS),Windows_NT)
   HOST_SUFFIX = .exe
@@ -54,7 +58,7 @@ AUTO_BINS = $(DIST)/auto/$(NAME)-linux-x86-64-auto $(DIST)/auto/$(NAME)-windows-
 # (1) triple, (2) target-cpu, (3) extra cargo flags, (4) output file, (5) extra rustflags.
 # Each output has its own target directory, so the builds never invalidate each other.
 define build
-	RUSTFLAGS="-C target-cpu=$(2) $(5)" cargo build --release --target $(1) $(3) --target-dir target-dist/$(notdir $(4))
+	$(call cross_linker,$(1)) RUSTFLAGS="-C target-cpu=$(2) $(5)" cargo build --release --target $(1) $(3) --target-dir target-dist/$(notdir $(4))
 	mkdir -p $(dir $(4))
 	cp target-dist/$(notdir $(4))/$(1)/release/springer$(if $(findstring windows,$(1)),.exe,) $(4)
 endef
@@ -65,7 +69,7 @@ ifeq ($(TARGET),)
 	cargo build --release $(CARGO_FEATURES) --target-dir target-openbench
 	cp target-openbench/release/springer$(HOST_SUFFIX) $(EXE_FILE)
 else
-	$(call build,$(TARGET),$(if $(findstring aarch64,$(TARGET)),generic,x86-64-v2),$(CARGO_FEATURES),$(EXE_FILE),)
+	$(call build,$(TARGET),$(if $(findstring x86_64,$(TARGET)),x86-64-v2,generic),$(CARGO_FEATURES),$(EXE_FILE),)
 endif
 
 $(LINUX_BINS): $(DIST)/$(NAME)-linux-%: FORCE
@@ -121,4 +125,4 @@ pgo:
 
 clean:
 	cargo clean --target-dir target-openbench
-	rm -rf $(PGO_DIR) target-dist $(DIST)
+	rm -rf $(PGO_DIR) target-dist target-dispatch-test $(DIST)

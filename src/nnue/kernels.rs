@@ -78,24 +78,28 @@ pub fn current() -> Kernel {
 
 /// Runs `loops` compiled for `kernel`. `loops` must be an `#[inline(always)]` closure whose
 /// callees are `#[inline(always)]` too, so that all of it is compiled inside the
-/// `#[target_feature]` function below; `kernel` must be one of `Kernel::available()`.
+/// `#[target_feature]` function below.
+///
+/// # Safety
+/// `kernel` must be one of `Kernel::available()`: the others' instructions may not exist on this
+/// processor.
 #[inline(always)]
-pub fn run_with<R>(kernel: Kernel, loops: impl FnOnce() -> R) -> R {
+pub(crate) unsafe fn run_with<R>(kernel: Kernel, loops: impl FnOnce() -> R) -> R {
     match kernel {
         Kernel::Build => loops(),
         #[cfg(all(target_arch = "x86_64", feature = "runtime-dispatch"))]
         Kernel::Avx2 => {
             debug_assert!(Kernel::available().contains(&kernel));
-            // SAFETY: `Kernel::Avx2` is only ever chosen from `Kernel::available()`, which offers
-            // it only when `is_x86_feature_detected!` found AVX2 and POPCNT on this processor,
-            // the two features `with_avx2` is compiled with, so its instructions can run.
+            // SAFETY: the caller passes a kernel of `Kernel::available()` (this function's
+            // contract), which offers AVX2 only when `is_x86_feature_detected!` found AVX2 and
+            // POPCNT on this processor, the two features `with_avx2` is compiled with.
             unsafe { with_avx2(loops) }
         }
         #[cfg(all(target_arch = "x86_64", feature = "runtime-dispatch"))]
         Kernel::Avx512 => {
             debug_assert!(Kernel::available().contains(&kernel));
-            // SAFETY: as for AVX2: `Kernel::Avx512` is offered only when AVX-512F, AVX-512BW,
-            // AVX2 and POPCNT were all detected on this processor.
+            // SAFETY: as for AVX2: `Kernel::available()` offers AVX-512 only when AVX-512F,
+            // AVX-512BW, AVX2 and POPCNT were all detected on this processor.
             unsafe { with_avx512(loops) }
         }
         #[cfg(not(all(target_arch = "x86_64", feature = "runtime-dispatch")))]
@@ -103,10 +107,11 @@ pub fn run_with<R>(kernel: Kernel, loops: impl FnOnce() -> R) -> R {
     }
 }
 
-/// Runs `loops` with the current kernel (`current`).
+/// Runs `loops` with the current kernel (`current`); see `run_with` for what `loops` must be.
 #[inline(always)]
 pub fn run<R>(loops: impl FnOnce() -> R) -> R {
-    run_with(current(), loops)
+    // SAFETY: `current()` is `Kernel::Build` or the last of `Kernel::available()`.
+    unsafe { run_with(current(), loops) }
 }
 
 #[cfg(all(target_arch = "x86_64", feature = "runtime-dispatch"))]

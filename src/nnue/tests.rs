@@ -108,14 +108,17 @@ fn every_kernel_computes_the_same_integers() {
             let parent = Accumulator::refreshed(&net, before);
             let expected = Accumulator::refreshed(&net, after);
             for &kernel in &kernels {
-                let fresh = run_with(kernel, || Accumulator::refreshed_loops(&net, after));
+                // SAFETY: `kernel` is one of `Kernel::available()`.
+                let fresh = unsafe { run_with(kernel, || Accumulator::refreshed_loops(&net, after)) };
                 assert_eq!(fresh, expected, "{kernel:?} refresh of {}", after.to_fen());
                 if delta.is_updatable() {
                     let mut updated = Accumulator::ZERO;
-                    run_with(kernel, || parent.update_loops(&net, &delta, &mut updated));
+                    // SAFETY: as above.
+                    unsafe { run_with(kernel, || parent.update_loops(&net, &delta, &mut updated)) };
                     assert_eq!(updated, expected, "{kernel:?} update to {}", after.to_fen());
                 }
-                let output = run_with(kernel, || net.output_loops(&expected, after));
+                // SAFETY: as above.
+                let output = unsafe { run_with(kernel, || net.output_loops(&expected, after)) };
                 assert_eq!(output, net.evaluate(after), "{kernel:?} output of {}", after.to_fen());
             }
             checked += 1;

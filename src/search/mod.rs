@@ -246,7 +246,10 @@ pub fn search(
                 if let (0, 1, Some(best)) = (line_index, wanted_lines, search.workers[0].root_best.take()) {
                     if progress.adopt_unfinished(best) {
                         // Shown, so that the last line a GUI or match runner saw starts with
-                        // the move about to be played (fastchess warns otherwise).
+                        // the move about to be played (fastchess warns otherwise). Shown as
+                        // exact although a move that failed high at the window's top has only a
+                        // lower bound: match runners and GUIs take the last exact line as the
+                        // engine's choice and skip bound lines.
                         let shown = root_moves.shown_score(Some(&progress.result.best_move), progress.result.score);
                         let line = search.report(depth, 1, shown, ScoreBound::Exact, progress.pv.clone());
                         search.show(&line, report);

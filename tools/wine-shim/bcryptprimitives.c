@@ -1,7 +1,7 @@
 /* A test-only stand-in for Windows' bcryptprimitives.dll, which Debian 12's wine 8 lacks and
  * Rust's standard library (1.78 on) imports for ProcessPrng. Real Windows 10/11 has the DLL:
  * never ship this one. It fills the buffer from advapi32's RtlGenRandom (SystemFunction036).
- * Built and used by tools/wine-check.sh and .ci/run. */
+ * Built and used by tools/release-check.sh (which .ci/run runs). */
 #include <windows.h>
 #include <ntsecapi.h>
 
