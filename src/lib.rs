@@ -19,6 +19,7 @@ pub mod bench;
 pub mod datagen;
 pub mod train;
 pub mod uci;
+pub mod speedtest;
 pub mod tune;
 pub mod book;
 pub mod games;

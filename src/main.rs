@@ -1,5 +1,5 @@
 //! The `springer` command: with no arguments a UCI engine on stdin/stdout; otherwise one of the
-//! commands in `cli/` (perft, bench, probe, datagen, train, tune, the other games).
+//! commands in `cli/` (perft, bench, speedtest, probe, datagen, train, tune, the other games).
 
 mod cli;
 
@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Some(Command::PerftSuite(args)) => cli::perft::run_suite(&args),
         Some(Command::Probe(args)) => cli::probe::run(&args),
         Some(Command::Bench(args)) => cli::bench::run(&args),
+        Some(Command::Speedtest(args)) => cli::speedtest::run(&args),
         Some(Command::Tune(args)) => cli::tune::run(&args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),

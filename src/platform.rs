@@ -39,3 +39,18 @@ pub fn description() -> String {
         kernels::current().name(),
     )
 }
+
+/// The CPU's name as the system gives it (Linux's `/proc/cpuinfo` `model name`, Windows'
+/// `PROCESSOR_IDENTIFIER`), or the architecture where it gives none (many aarch64 kernels).
+pub fn cpu_name() -> String {
+    let from_cpuinfo = std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|text| {
+        text.lines()
+            .find(|line| line.starts_with("model name") || line.starts_with("Model"))
+            .and_then(|line| line.split_once(':'))
+            .map(|(_, name)| name.split_whitespace().collect::<Vec<_>>().join(" "))
+    });
+    from_cpuinfo
+        .or_else(|| std::env::var("PROCESSOR_IDENTIFIER").ok())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| format!("unknown {} CPU", std::env::consts::ARCH))
+}

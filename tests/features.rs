@@ -474,3 +474,36 @@ fn probe_prints_wdl_dtz_and_a_best_move() {
     assert_eq!(code, Some(1));
     assert!(err.contains("no usable table"), "{err}");
 }
+
+#[test]
+fn speedtest_reports_its_nps_as_text_and_json_and_refuses_bad_arguments() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(args).output().expect("run springer");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, out, err) = run(&["speedtest", "--threads", "2", "--hash", "8", "--seconds", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.starts_with("speedtest: threads 2, hash 8 MB, 1 s"), "{err}");
+    assert!(out.contains("Threads: 2\nHash (MB): 8\n"), "{out}");
+    let nps = out.lines().find_map(|l| l.strip_prefix("Nodes/second: ")).and_then(|n| n.parse::<u64>().ok());
+    let per_thread =
+        out.lines().find_map(|l| l.strip_prefix("Nodes/second per thread: ")).and_then(|n| n.parse::<u64>().ok());
+    assert!(nps.is_some_and(|n| n > 0) && per_thread == nps.map(|n| n / 2), "{out}");
+
+    let (code, out, err) = run(&["speedtest", "--threads", "1", "--hash", "4", "--seconds", "1", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let json = out.trim();
+    assert!(json.starts_with('{') && json.ends_with('}') && out.lines().count() == 1, "{out}");
+    for key in ["\"cpu\":\"", "\"threads\":1,", "\"hash_mb\":4,", "\"nodes\":", "\"nps\":", "\"nps_per_thread\":"] {
+        assert!(json.contains(key), "{key} in {json}");
+    }
+
+    for bad in [&["speedtest", "--threads", "0"][..], &["speedtest", "--seconds", "0"], &["speedtest", "--hash", "x"]] {
+        let (code, _, err) = run(bad);
+        assert_eq!(code, Some(2), "{bad:?}: {err}");
+    }
+}

@@ -7,6 +7,7 @@ pub mod datagen;
 pub mod games;
 pub mod perft;
 pub mod probe;
+pub mod speedtest;
 pub mod train;
 pub mod tune;
 
@@ -44,6 +45,9 @@ pub enum Command {
     /// Search the bench positions to a fixed depth (one thread, fresh table each); ends with
     /// `Nodes searched: N` and `Nodes/second: M`.
     Bench(bench::BenchArgs),
+    /// The hardware benchmark: game-like searches on every thread for a fixed time (a share of
+    /// it per position); ends with nodes per second, in total and per thread.
+    Speedtest(speedtest::SpeedtestArgs),
     /// Texel-tune the evaluation on labelled positions (`FEN;RESULT` lines, RESULT 1.0, 0.5 or
     /// 0.0 for White) and write a new `src/eval/params.rs`.
     Tune(tune::TuneArgs),

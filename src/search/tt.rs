@@ -164,6 +164,20 @@ fn part_len(count: usize, pool: &WorkerPool) -> usize {
     count.div_ceil(pool.threads() * PARTS_PER_THREAD).max(1)
 }
 
+/// Memory a new table leaves to the rest of the system: a size within this of the memory
+/// available is halved until it fits, rather than risk the out-of-memory killer.
+pub const HASH_HEADROOM_MB: usize = 256;
+
+/// The largest of `requested_mb`, its half, its quarter, ... (at least 1 MB) that is at most
+/// `available_mb` (any, when that is unknown).
+fn hash_within(requested_mb: usize, available_mb: Option<usize>) -> usize {
+    let mut size = requested_mb.max(1);
+    while size > 1 && available_mb.is_some_and(|available| size > available) {
+        size /= 2;
+    }
+    size
+}
+
 /// The shared transposition table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -184,6 +198,21 @@ impl TranspositionTable {
     pub fn try_new(megabytes: usize, pool: Option<&WorkerPool>) -> Result<TranspositionTable, TryReserveError> {
         let count = (megabytes.clamp(1, usize::MAX >> 21) << 20) / std::mem::size_of::<Bucket>();
         TranspositionTable::with_buckets(count.max(1), pool)
+    }
+
+    /// A table of `requested_mb` or, when the memory is not there, of the largest half,
+    /// quarter, ... of it that fits (`HASH_HEADROOM_MB` left to the rest of the system) and can
+    /// be allocated, at least 1 MB; with the size it got.
+    pub fn within_memory(requested_mb: usize, pool: Option<&WorkerPool>) -> (TranspositionTable, usize) {
+        let available_mb = crate::memory::available_bytes().map(|bytes| (bytes >> 20).saturating_sub(HASH_HEADROOM_MB));
+        let mut size = hash_within(requested_mb, available_mb);
+        loop {
+            match TranspositionTable::try_new(size, pool) {
+                Ok(tt) => return (tt, size),
+                Err(_) if size > 1 => size /= 2,
+                Err(_) => return (TranspositionTable::new(1), 1),
+            }
+        }
     }
 
     fn with_buckets(count: usize, pool: Option<&WorkerPool>) -> Result<TranspositionTable, TryReserveError> {
@@ -318,6 +347,16 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_is_halved_until_it_fits_the_memory_available() {
+        assert_eq!(hash_within(65_536, Some(22_000)), 16_384);
+        assert_eq!(hash_within(16_384, Some(16_384)), 16_384);
+        assert_eq!(hash_within(20_000, Some(12_000)), 10_000);
+        assert_eq!(hash_within(256, None), 256);
+        assert_eq!(hash_within(256, Some(0)), 1);
+        assert_eq!(hash_within(0, Some(100)), 1);
+    }
     use crate::types::{MoveKind, Square};
 
     #[test]

@@ -46,9 +46,6 @@ pub const ENGINE_AUTHOR: &str = "the Springer developers";
 pub const MAX_LINE_BYTES: usize = 1 << 16;
 /// Stack for the search thread: a position and a move list per ply, 128 plies deep.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
-/// Memory a new table leaves to the rest of the system: a `Hash` size within this of the
-/// memory available is halved until it fits, rather than risk the out-of-memory killer.
-const HASH_HEADROOM_MB: usize = 256;
 
 /// One line from the reader thread.
 enum Input {
@@ -311,20 +308,13 @@ impl Engine {
     fn set_hash(&mut self, requested_mb: usize) {
         // Drop the old table before allocating the new one.
         self.tt = Arc::new(TranspositionTable::new(1));
-        let available_mb = memory::available_bytes().map(|bytes| bytes >> 20);
-        let mut size = hash_within(requested_mb, available_mb.map(|mb| mb.saturating_sub(HASH_HEADROOM_MB)));
-        loop {
-            match TranspositionTable::try_new(size, self.pool.as_deref()) {
-                Ok(tt) => {
-                    self.tt = Arc::new(tt);
-                    break;
-                }
-                Err(_) if size > 1 => size /= 2,
-                Err(_) => break,
-            }
-        }
+        let (tt, size) = TranspositionTable::within_memory(requested_mb, self.pool.as_deref());
+        self.tt = Arc::new(tt);
         if size != requested_mb {
-            let available = available_mb.map(|mb| format!(" ({mb} MB of memory available)")).unwrap_or_default();
+            let available = memory::available_bytes()
+                .map(|bytes| bytes >> 20)
+                .map(|mb| format!(" ({mb} MB of memory available)"))
+                .unwrap_or_default();
             say!("info string warning: Hash {requested_mb} MB could not be allocated{available}; using {size} MB");
         }
         self.options.hash_mb = size;
@@ -670,16 +660,6 @@ impl Engine {
     }
 }
 
-/// The largest of `requested_mb`, its half, its quarter, ... (at least 1 MB) that is at most
-/// `available_mb` (any, when that is unknown).
-fn hash_within(requested_mb: usize, available_mb: Option<usize>) -> usize {
-    let mut size = requested_mb.max(1);
-    while size > 1 && available_mb.is_some_and(|available| size > available) {
-        size /= 2;
-    }
-    size
-}
-
 /// The legal move `text` names in `pos`: UCI notation, castling in either form.
 pub fn parse_move(pos: &Position, text: &str, chess960: bool) -> Option<Move> {
     let mut list = MoveList::new();
@@ -765,16 +745,6 @@ mod tests {
         assert_eq!(got[1], Ok("isready".to_string()));
         assert!(got[2].is_err() && got[3].is_err());
         assert_eq!(got[4], Ok("quit".to_string()));
-    }
-
-    #[test]
-    fn hash_is_halved_until_it_fits_the_memory_available() {
-        assert_eq!(hash_within(65_536, Some(22_000)), 16_384);
-        assert_eq!(hash_within(16_384, Some(16_384)), 16_384);
-        assert_eq!(hash_within(20_000, Some(12_000)), 10_000);
-        assert_eq!(hash_within(256, None), 256);
-        assert_eq!(hash_within(256, Some(0)), 1);
-        assert_eq!(hash_within(0, Some(100)), 1);
     }
 
     #[test]
