@@ -13,6 +13,7 @@
 use std::collections::TryReserveError;
 
 /// Regions smaller than one huge page are not advised.
+#[cfg(any(target_os = "linux", test))]
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A vector of `len` values made by `fill`, its memory advised for huge pages before it is
