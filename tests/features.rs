@@ -448,16 +448,18 @@ fn syzygy_path_reports_six_piece_tables() {
     assert!(field(last, "tbhits").is_some_and(|n| n != "0"), "{last}");
 }
 
+/// Runs the binary with `args`: its exit code, stdout and stderr.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(args).output().expect("run springer");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 #[test]
 fn probe_prints_wdl_dtz_and_a_best_move() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(args).output().expect("run springer");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
     let tables = fixture_tables();
     // python-chess: KRvK with White to move here is a win with DTZ 27.
     let (code, out, _) = run(&["probe", "--fen", "8/8/8/8/8/2k5/8/KR6 w - - 0 1", "--syzygy", &tables]);
@@ -477,14 +479,6 @@ fn probe_prints_wdl_dtz_and_a_best_move() {
 
 #[test]
 fn speedtest_reports_its_nps_as_text_and_json_and_refuses_bad_arguments() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(args).output().expect("run springer");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
     let (code, out, err) = run(&["speedtest", "--threads", "2", "--hash", "8", "--seconds", "1"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(err.starts_with("speedtest: threads 2, hash 8 MB, 1 s"), "{err}");
