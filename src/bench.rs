@@ -34,8 +34,13 @@ pub struct BenchResult {
 impl BenchResult {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+        nodes_per_second(self.nodes, self.elapsed)
     }
+}
+
+/// `nodes` over `elapsed`, in nodes per second (no division by zero).
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64
 }
 
 /// Searches every bench position to `depth` on `threads` threads (one: the signature run),

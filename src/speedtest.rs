@@ -4,6 +4,7 @@
 //! statistics) at each new game, as in a game. Its figure is nodes per second at a thread
 //! count; `bench` is the search's signature instead (docs/benchmarking.md).
 
+use crate::bench::nodes_per_second;
 use crate::position::Position;
 use crate::search::history::Histories;
 use crate::search::time::Limits;
@@ -96,6 +97,13 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
+impl Progress {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        nodes_per_second(self.nodes, self.elapsed)
+    }
+}
+
 /// What a run measured.
 #[derive(Clone, Debug)]
 pub struct SpeedtestResult {
@@ -120,7 +128,7 @@ pub struct SpeedtestResult {
 impl SpeedtestResult {
     /// Nodes per second, all threads together.
     pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+        nodes_per_second(self.nodes, self.elapsed)
     }
 
     /// Nodes per second per thread.
@@ -128,41 +136,55 @@ impl SpeedtestResult {
         self.nps() / self.threads.max(1) as u64
     }
 
-    /// The result as lines of text.
+    /// What the run reports, in order: the label of its text line, its JSON key, its value.
+    fn figures(&self) -> [(&'static str, &'static str, Figure); 11] {
+        let number = |n: u64| Figure::Number(n);
+        [
+            ("Engine", "engine", Figure::Text(crate::uci::ENGINE_NAME.to_string())),
+            ("CPU", "cpu", Figure::Text(self.cpu.clone())),
+            ("Threads", "threads", number(self.threads as u64)),
+            ("Hash (MB)", "hash_mb", number(self.hash_mb as u64)),
+            ("Positions", "positions", number(self.positions as u64)),
+            ("Time per position (ms)", "movetime_ms", number(self.movetime_ms)),
+            ("Total time (ms)", "time_ms", number(self.elapsed.as_millis() as u64)),
+            ("Hash fill average (permille)", "hashfull", number(self.hashfull as u64)),
+            ("Nodes searched", "nodes", number(self.nodes)),
+            ("Nodes/second", "nps", number(self.nps())),
+            ("Nodes/second per thread", "nps_per_thread", number(self.nps_per_thread())),
+        ]
+    }
+
+    /// The result as lines of text, `Label: value` each.
     pub fn text(&self) -> String {
-        format!(
-            "CPU: {}\nThreads: {}\nHash (MB): {}\nPositions: {} at {} ms each\nTotal time (ms): {}\n\
-             Hash fill average (permille): {}\nNodes searched: {}\nNodes/second: {}\nNodes/second per thread: {}\n",
-            self.cpu,
-            self.threads,
-            self.hash_mb,
-            self.positions,
-            self.movetime_ms,
-            self.elapsed.as_millis(),
-            self.hashfull,
-            self.nodes,
-            self.nps(),
-            self.nps_per_thread()
-        )
+        self.figures().iter().map(|(label, _, value)| format!("{label}: {value}\n")).collect()
     }
 
     /// The result as one JSON object.
     pub fn json(&self) -> String {
-        format!(
-            "{{\"engine\":\"{}\",\"cpu\":\"{}\",\"threads\":{},\"hash_mb\":{},\"positions\":{},\"movetime_ms\":{},\
-             \"time_ms\":{},\"hashfull\":{},\"nodes\":{},\"nps\":{},\"nps_per_thread\":{}}}",
-            json_escaped(crate::uci::ENGINE_NAME),
-            json_escaped(&self.cpu),
-            self.threads,
-            self.hash_mb,
-            self.positions,
-            self.movetime_ms,
-            self.elapsed.as_millis(),
-            self.hashfull,
-            self.nodes,
-            self.nps(),
-            self.nps_per_thread()
-        )
+        let members: Vec<String> = self
+            .figures()
+            .iter()
+            .map(|(_, key, value)| match value {
+                Figure::Text(text) => format!("\"{key}\":\"{}\"", json_escaped(text)),
+                Figure::Number(n) => format!("\"{key}\":{n}"),
+            })
+            .collect();
+        format!("{{{}}}", members.join(","))
+    }
+}
+
+/// One reported value.
+enum Figure {
+    Text(String),
+    Number(u64),
+}
+
+impl std::fmt::Display for Figure {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Figure::Text(text) => f.write_str(text),
+            Figure::Number(n) => write!(f, "{n}"),
+        }
     }
 }
 

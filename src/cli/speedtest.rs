@@ -46,7 +46,7 @@ pub fn run(args: &SpeedtestArgs) -> ExitCode {
             p.done,
             p.total,
             p.nodes,
-            (p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9)) as u64
+            p.nps()
         );
     };
     let result = match speedtest::run(&settings, &mut { progress }) {

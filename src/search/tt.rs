@@ -166,7 +166,7 @@ fn part_len(count: usize, pool: &WorkerPool) -> usize {
 
 /// Memory a new table leaves to the rest of the system: a size within this of the memory
 /// available is halved until it fits, rather than risk the out-of-memory killer.
-pub const HASH_HEADROOM_MB: usize = 256;
+const HASH_HEADROOM_MB: usize = 256;
 
 /// The largest of `requested_mb`, its half, its quarter, ... (at least 1 MB) that is at most
 /// `available_mb` (any, when that is unknown).
