@@ -5,6 +5,10 @@ use springer::say;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The hard node limit per move as a multiple of the soft one, by default: far enough that a
+/// normal iteration finishes, near enough to cut one that explodes.
+const DEFAULT_HARD_NODES_FACTOR: u64 = 8;
+
 /// `springer datagen`'s arguments.
 #[derive(clap::Args)]
 pub struct DatagenArgs {
@@ -17,9 +21,14 @@ pub struct DatagenArgs {
     /// Games played at once, one per thread.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
-    /// The node limit per move.
+    /// The soft node limit per move: no new iteration starts after it, and the one under way
+    /// finishes, so every score comes from a complete iteration.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
+    /// The hard node limit per move, which stops a search inside an iteration [default: 8 x
+    /// --nodes]. `--hard-nodes` equal to `--nodes` plays as datagen did before 2026-12-01.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    hard_nodes: Option<u64>,
     /// Random legal moves before the search takes over.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     random_plies: u32,
@@ -36,12 +45,13 @@ pub struct DatagenArgs {
 
 /// `springer datagen`: a progress line per chunk on stderr, a summary on stdout.
 pub fn run(args: DatagenArgs) -> ExitCode {
-    let DatagenArgs { out, games, threads, nodes, random_plies, chess960, games_per_chunk, seed } = args;
+    let DatagenArgs { out, games, threads, nodes, hard_nodes, random_plies, chess960, games_per_chunk, seed } = args;
     let config = springer::datagen::Config {
         out,
         games,
         threads: threads as usize,
         nodes,
+        hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(DEFAULT_HARD_NODES_FACTOR)),
         random_plies,
         chess960,
         games_per_chunk,

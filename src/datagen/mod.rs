@@ -44,8 +44,11 @@ pub struct Config {
     pub games: u64,
     /// Games searched at once (one per thread).
     pub threads: usize,
-    /// The node limit per move.
+    /// The soft node limit per move: no iteration starts past it, the one under way finishes.
     pub nodes: u64,
+    /// The hard node limit per move, at least `nodes`: the search stops there even inside an
+    /// iteration (`nodes` itself gives the hard limit that the data before 2026-12-01 was made with).
+    pub hard_nodes: u64,
     /// Random legal moves played before the search takes over.
     pub random_plies: u32,
     /// Start from random Chess960 positions.
@@ -156,7 +159,7 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
     let mut keys: Vec<u64> = Vec::new();
     let mut moves = Vec::new();
     let (mut win_streak, mut draw_streak) = (0u32, 0u32);
-    let limits = Limits { nodes: Some(config.nodes), ..Limits::default() };
+    let limits = Limits { nodes: Some(config.hard_nodes), soft_nodes: Some(config.nodes), ..Limits::default() };
     let result = loop {
         if let Some(result) = rule_result(&pos, &keys) {
             break result;
@@ -265,6 +268,9 @@ pub fn run(config: &Config, progress: &mut (dyn FnMut(&Summary) + Send)) -> Resu
     if config.games_per_chunk == 0 || config.nodes == 0 || config.threads == 0 {
         return Err("games per chunk, nodes and threads must be at least 1".to_string());
     }
+    if config.hard_nodes < config.nodes {
+        return Err(format!("the hard node limit ({}) is below the soft one ({})", config.hard_nodes, config.nodes));
+    }
     std::fs::create_dir_all(&config.out).map_err(|e| format!("cannot create {}: {e}", config.out.display()))?;
     let (next_chunk, first_game) = resume_point(&config.out)?;
     let start = Instant::now();
@@ -333,6 +339,7 @@ mod tests {
             games,
             threads: 2,
             nodes: 300,
+            hard_nodes: 300 * 8,
             random_plies: 8,
             chess960: false,
             games_per_chunk: 3,
@@ -344,6 +351,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("springer-datagen-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
+    }
+
+    #[test]
+    fn a_hard_node_limit_below_the_soft_one_is_refused() {
+        let dir = temp_dir("hard-below-soft");
+        let config = Config { hard_nodes: 299, ..config(&dir, 1) };
+        let error = run(&config, &mut |_| {}).err();
+        assert_eq!(error.as_deref(), Some("the hard node limit (299) is below the soft one (300)"));
+        assert!(!dir.exists(), "nothing is written");
     }
 
     #[test]

@@ -600,7 +600,8 @@ impl Progress {
         if !control.is_pondering() && search.workers[0].time().should_stop_deepening(&stats) {
             return false;
         }
-        limits.nodes.is_none_or(|n| search.nodes() < n)
+        let below = |limit: Option<u64>| limit.is_none_or(|n| search.nodes() < n);
+        below(limits.nodes) && below(limits.soft_nodes)
     }
 
     /// Takes the best move of an unfinished iteration (move, score, line) when it differs from
@@ -711,6 +712,23 @@ mod tests {
         // Mate in two: 1. Kc7 Ka7 2. Ra1#.
         let m2 = best("k7/8/2K5/8/8/8/8/7R w - - 0 1", 5);
         assert_eq!(mate_in_moves(m2.score), Some(2), "{m2:?}");
+    }
+
+    #[test]
+    fn a_soft_node_limit_finishes_the_iteration_it_falls_in() {
+        // Past the soft limit no iteration starts, so the search is the fixed-depth search of
+        // its last depth, node for node; the hard limit of the same size stops inside one.
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let soft = search_on_threads(fen, &Limits { soft_nodes: Some(5000), ..Limits::default() }, 1);
+        assert!(soft.nodes >= 5000, "{soft:?}");
+        let fixed = search_on_threads(fen, &Limits::depth(soft.depth), 1);
+        assert_eq!((soft.nodes, soft.best_move, soft.score), (fixed.nodes, fixed.best_move, fixed.score));
+        let hard = search_on_threads(fen, &Limits { nodes: Some(5000), ..Limits::default() }, 1);
+        assert!(hard.nodes < soft.nodes && hard.nodes >= 5000, "{hard:?} against {soft:?}");
+        // Both limits, the same size: the hard one decides, node for node (datagen's old way).
+        let both = Limits { nodes: Some(5000), soft_nodes: Some(5000), ..Limits::default() };
+        let both = search_on_threads(fen, &both, 1);
+        assert_eq!((both.nodes, both.best_move, both.score), (hard.nodes, hard.best_move, hard.score));
     }
 
     #[test]

@@ -25,8 +25,11 @@ pub struct Limits {
     pub movetime_ms: Option<u64>,
     /// Stop after this depth.
     pub depth: Option<i32>,
-    /// Stop after this many nodes.
+    /// Stop after this many nodes, even inside an iteration (UCI's `go nodes`).
     pub nodes: Option<u64>,
+    /// Start no new iteration once this many nodes are searched: the iteration under way
+    /// finishes (unless `nodes` stops it first), so its score is a complete one.
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves (or fewer) is found.
     pub mate: Option<i32>,
     /// Search until `stop`.
