@@ -22,6 +22,7 @@ import chess
 import chess.engine
 
 MARGIN = 0.1  # seconds a move may exceed the clock, as match.py allows
+PROGRESS_EVERY = 10  # games between progress lines (the counts so far, so a stopped run still tells)
 
 
 def load_openings(path):
@@ -168,7 +169,7 @@ def main():
             stats["springer_points"] += 0.5
         elif (result == "1-0") == springer_white:
             stats["springer_points"] += 1
-        if (game + 1) % 50 == 0:
+        if (game + 1) % PROGRESS_EVERY == 0:
             print(f"{game + 1} games, {time.time() - started:.0f} s: {stats}", flush=True)
     for engine in (springer, peer):
         try:
