@@ -501,3 +501,20 @@ fn speedtest_reports_its_nps_as_text_and_json_and_refuses_bad_arguments() {
         assert_eq!(code, Some(2), "{bad:?}: {err}");
     }
 }
+
+#[test]
+fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
+    let dir = std::env::temp_dir().join(format!("springer-test-datagen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    let (code, _, err) = run(&["datagen", "--out", &out, "--games", "2", "--nodes", "200", "--hard-nodes", "100"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("error: the hard node limit (100) is below the soft one (200)"), "{err}");
+    assert!(!dir.exists(), "nothing written");
+    let (code, stdout, err) =
+        run(&["datagen", "--out", &out, "--games", "2", "--games-per-chunk", "2", "--nodes", "200"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(stdout.starts_with("datagen: 2 games, "), "{stdout}");
+    assert!(dir.join("chunk-000000.bin").exists(), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
