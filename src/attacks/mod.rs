@@ -44,6 +44,27 @@ pub fn knight(sq: Square) -> Bitboard {
     Bitboard(KNIGHT_ATTACKS[sq])
 }
 
+/// Squares from which a knight attacks a square next to a king on `sq` (knights elsewhere
+/// cannot take a square from that king).
+#[inline(always)]
+pub fn knights_near_king(sq: Square) -> Bitboard {
+    Bitboard(KNIGHTS_NEAR_KING[sq])
+}
+
+/// Squares whose diagonals (on an empty board) pass next to a king on `sq`: bishops and queens
+/// elsewhere cannot take a square from that king.
+#[inline(always)]
+pub fn bishops_near_king(sq: Square) -> Bitboard {
+    Bitboard(BISHOPS_NEAR_KING[sq])
+}
+
+/// Squares whose rank or file passes next to a king on `sq`: rooks and queens elsewhere cannot
+/// take a square from that king.
+#[inline(always)]
+pub fn rooks_near_king(sq: Square) -> Bitboard {
+    Bitboard(ROOKS_NEAR_KING[sq])
+}
+
 /// Squares a king on `sq` attacks.
 #[inline(always)]
 pub fn king(sq: Square) -> Bitboard {
@@ -96,6 +117,20 @@ pub fn bishop_rays(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn queen(sq: Square, occupied: Bitboard) -> Bitboard {
     rook(sq, occupied) | bishop(sq, occupied)
+}
+
+/// Every square attacked by bishop-like pieces on `diagonal` and rook-like pieces on
+/// `orthogonal` (a queen in both) when `occupied` holds the blockers.
+#[inline]
+pub fn slider_map(diagonal: Bitboard, orthogonal: Bitboard, occupied: Bitboard) -> Bitboard {
+    let mut attacked = Bitboard::EMPTY;
+    for sq in diagonal {
+        attacked |= bishop(sq, occupied);
+    }
+    for sq in orthogonal {
+        attacked |= rook(sq, occupied);
+    }
+    attacked
 }
 
 /// The squares strictly between `a` and `b` if they share a line, else empty.
@@ -194,6 +229,20 @@ mod tests {
                         break;
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_near_king_are_those_reaching_a_square_next_to_it() {
+        // From the piece's side: a piece on `from` belongs exactly when its own empty-board
+        // attacks meet the king's neighbours (the tables are built from the neighbours' side).
+        for ksq in Square::ALL {
+            for from in Square::ALL {
+                let reaches = |attacks: Bitboard| (attacks & king(ksq)).is_nonempty();
+                assert_eq!(knights_near_king(ksq).contains(from), reaches(knight(from)), "{ksq} {from}");
+                assert_eq!(bishops_near_king(ksq).contains(from), reaches(bishop_rays(from)), "{ksq} {from}");
+                assert_eq!(rooks_near_king(ksq).contains(from), reaches(rook_rays(from)), "{ksq} {from}");
             }
         }
     }

@@ -33,6 +33,18 @@ pub fn king_attacks(sq: usize) -> u64 {
     leaper(sq, &[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)])
 }
 
+/// Squares from which a piece whose empty-board attacks are `attacks` reaches a square next to
+/// a king on `sq`: the only such pieces that can take a square from that king.
+pub fn near_king(sq: usize, attacks: impl Fn(usize) -> u64) -> u64 {
+    let mut zone = king_attacks(sq);
+    let mut reach = 0;
+    while zone != 0 {
+        reach |= attacks(zone.trailing_zeros() as usize);
+        zone &= zone - 1;
+    }
+    reach
+}
+
 /// Squares a pawn of `color` (0 White, 1 Black) on `sq` attacks.
 pub fn pawn_attacks(color: usize, sq: usize) -> u64 {
     let dr = if color == 0 { 1 } else { -1 };
@@ -283,6 +295,11 @@ pub fn render_all(pext_layout: bool) -> String {
     writeln!(out, "pub const PEXT_LAYOUT: bool = {pext_layout};").expect("write");
     render_array(&mut out, "KNIGHT_ATTACKS", "[u64; 64]", (0..64).map(knight_attacks));
     render_array(&mut out, "KING_ATTACKS", "[u64; 64]", (0..64).map(king_attacks));
+    render_array(&mut out, "KNIGHTS_NEAR_KING", "[u64; 64]", (0..64).map(|sq| near_king(sq, knight_attacks)));
+    let bishop_rays = |sq: usize| slider_attacks(sq, 0, &BISHOP_DIRECTIONS);
+    let rook_rays = |sq: usize| slider_attacks(sq, 0, &ROOK_DIRECTIONS);
+    render_array(&mut out, "BISHOPS_NEAR_KING", "[u64; 64]", (0..64).map(|sq| near_king(sq, bishop_rays)));
+    render_array(&mut out, "ROOKS_NEAR_KING", "[u64; 64]", (0..64).map(|sq| near_king(sq, rook_rays)));
     render_nested(&mut out, "PAWN_ATTACKS", "[[u64; 64]; 2]", 2, |c| (0..64).map(|sq| pawn_attacks(c, sq)).collect());
     let (rooks, rook_table) = slider_tables(&ROOK_DIRECTIONS, pext_layout, SEED, 0);
     let (bishops, bishop_table) = slider_tables(&BISHOP_DIRECTIONS, pext_layout, SEED ^ 0xb15b, rook_table.len());

@@ -206,7 +206,7 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
     let danger = if castle_rooks.is_nonempty() {
         pos.attacks_of(them, without_king)
     } else {
-        king_danger(pos, them, king_targets, without_king)
+        king_danger(pos, them, ksq, king_targets, without_king)
     };
     let safe = king_targets & !danger;
     sink.piece_moves(ksq, safe & !theirs, safe & theirs);
@@ -272,21 +272,22 @@ fn generate_piece_and_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
     generate_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins.orthogonal, pins.diagonal);
 }
 
-/// The squares of `targets` (next to a king) that `them` attacks when `occupied` holds the
-/// blockers: pawns, king and knights first, which cost no slider lookup, then the sliders on
-/// the squares still open, square by square or by the full slider map, whichever is cheaper (the
-/// map costs one lookup per enemy slider line, a queen counting twice; a square about two).
+/// The squares of `targets` (next to the king on `ksq`) that `them` attacks when `occupied`
+/// holds the blockers: pawns, king and the knights near the king first, which cost no slider
+/// lookup, then the sliders on the squares still open, square by square or by the full slider
+/// map, whichever is cheaper (the map costs one lookup per enemy slider line, a queen counting
+/// twice; a square about two). Squares outside `targets` may be missing from the result.
 #[inline(always)]
-fn king_danger(pos: &Position, them: Color, targets: Bitboard, occupied: Bitboard) -> Bitboard {
+fn king_danger(pos: &Position, them: Color, ksq: Square, targets: Bitboard, occupied: Bitboard) -> Bitboard {
     if targets.is_empty() {
         return Bitboard::EMPTY;
     }
-    let mut danger = pos.leaper_attacks(them);
+    let mut danger = pos.leaper_attacks_with(them, pos.pieces(them, Piece::Knight) & attacks::knights_near_king(ksq));
     let open = targets & !danger;
-    let diagonal = pos.diagonal_sliders(them);
-    let orthogonal = pos.orthogonal_sliders(them);
+    let diagonal = pos.diagonal_sliders(them) & attacks::bishops_near_king(ksq);
+    let orthogonal = pos.orthogonal_sliders(them) & attacks::rooks_near_king(ksq);
     if 2 * open.count() >= diagonal.count() + orthogonal.count() {
-        danger |= pos.slider_attacks(them, occupied);
+        danger |= attacks::slider_map(diagonal, orthogonal, occupied);
     } else {
         for to in open {
             if (attacks::bishop(to, occupied) & diagonal).is_nonempty()

@@ -66,9 +66,16 @@ impl Position {
     /// Every square attacked by `color`'s pawns, knights and king, which no blocker stops.
     #[inline]
     pub fn leaper_attacks(&self, color: Color) -> Bitboard {
+        self.leaper_attacks_with(color, self.pieces(color, Piece::Knight))
+    }
+
+    /// Every square attacked by `color`'s pawns and king and by the knights on `knights` (some
+    /// of `color`'s: the move generator leaves out those far from the other king).
+    #[inline]
+    pub fn leaper_attacks_with(&self, color: Color, knights: Bitboard) -> Bitboard {
         let mut attacked = attacks::pawns_attacks(color, self.pieces(color, Piece::Pawn));
         attacked |= attacks::king(self.king_square(color));
-        for sq in self.pieces(color, Piece::Knight) {
+        for sq in knights {
             attacked |= attacks::knight(sq);
         }
         attacked
@@ -78,14 +85,7 @@ impl Position {
     /// blockers.
     #[inline]
     pub fn slider_attacks(&self, color: Color, occupied: Bitboard) -> Bitboard {
-        let mut attacked = Bitboard::EMPTY;
-        for sq in self.diagonal_sliders(color) {
-            attacked |= attacks::bishop(sq, occupied);
-        }
-        for sq in self.orthogonal_sliders(color) {
-            attacked |= attacks::rook(sq, occupied);
-        }
-        attacked
+        attacks::slider_map(self.diagonal_sliders(color), self.orthogonal_sliders(color), occupied)
     }
 
     /// Every square attacked by `color`.
