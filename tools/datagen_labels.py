@@ -58,13 +58,18 @@ def to_move(board, bits):
         king_side = to > frm
         rank = chess.square_rank(frm)
         target = chess.square(6 if king_side else 2, rank)
-        return board.find_move(frm, target) if not board.chess960 else chess.Move(frm, to)
+        if board.chess960:
+            return chess.Move(frm, to)
+        try:
+            return board.find_move(frm, target)
+        except chess.IllegalMoveError:
+            return None
     promotion = PROMOTED[kind & 3] if kind & PROMOTION_BIT else None
     return chess.Move(frm, to, promotion)
 
 
 def trainable_positions(directory):
-    """(FEN, label) of every position training would keep in `directory`."""
+    """(FEN, Chess960 or not, label) of every position training would keep in `directory`."""
     out = []
     for path in sorted(glob.glob(os.path.join(directory, "chunk-*.bin"))):
         for fen, chess960, moves in games(path):
@@ -73,7 +78,7 @@ def trainable_positions(directory):
                 kind = bits >> 12
                 noisy = kind & (CAPTURE_BIT | PROMOTION_BIT)
                 if ply >= MIN_TRAINING_PLY and not board.is_check() and not noisy and abs(score) < MAX_LABEL:
-                    out.append((board.fen(), score))
+                    out.append((board.fen(shredder=chess960), chess960, score))
                 move = to_move(board, bits)
                 if move is None or not board.is_legal(move):
                     sys.exit(f"error: {path}: move bits {bits:#06x} not legal in {board.fen()}")
@@ -81,7 +86,9 @@ def trainable_positions(directory):
     return out
 
 
-def deep_score(engine, fen, nodes):
+def deep_score(engine, fen, chess960, nodes):
+    """The exact score (not a bound) of the last iteration that reported one."""
+    engine.send(f"setoption name UCI_Chess960 value {'true' if chess960 else 'false'}")
     engine.send("ucinewgame")
     engine.send(f"position fen {fen}")
     engine.send(f"go nodes {nodes}")
@@ -91,12 +98,14 @@ def deep_score(engine, fen, nodes):
     score = None
     for line in lines:
         words = line.split()
-        if "score" in words:
+        if "score" in words and "lowerbound" not in words and "upperbound" not in words:
             i = words.index("score")
             if words[i + 1] == "cp":
                 score = int(words[i + 2])
             elif words[i + 1] == "mate":
                 score = MAX_LABEL if int(words[i + 2]) > 0 else -MAX_LABEL
+    if score is None:
+        sys.exit(f"error: no exact score for {fen}")
     return score
 
 
@@ -117,8 +126,8 @@ def main():
             sys.exit(f"error: no trainable positions in {directory}")
         sample = random.Random(args.seed).sample(positions, min(args.sample, len(positions)))
         diffs, near = [], []
-        for fen, label in sample:
-            deep = deep_score(engine, fen, args.nodes)
+        for fen, chess960, label in sample:
+            deep = deep_score(engine, fen, chess960, args.nodes)
             diffs.append(abs(label - deep))
             if abs(deep) < NEAR_LEVEL:
                 near.append(abs(label - deep))

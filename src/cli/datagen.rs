@@ -22,7 +22,7 @@ pub struct DatagenArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
     /// The soft node limit per move: no new iteration starts after it, and the one under way
-    /// finishes, so every score comes from a complete iteration.
+    /// finishes (unless --hard-nodes cuts it), so scores come from complete iterations.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: u64,
     /// The hard node limit per move, which stops a search inside an iteration [default: 8 x

@@ -723,6 +723,9 @@ mod tests {
         assert!(soft.nodes >= 5000, "{soft:?}");
         let fixed = search_on_threads(fen, &Limits::depth(soft.depth), 1);
         assert_eq!((soft.nodes, soft.best_move, soft.score), (fixed.nodes, fixed.best_move, fixed.score));
+        // ...and that depth is the one the limit fell in: one less stays below it.
+        let shallower = search_on_threads(fen, &Limits::depth(soft.depth - 1), 1);
+        assert!(shallower.nodes < 5000, "{shallower:?}");
         let hard = search_on_threads(fen, &Limits { nodes: Some(5000), ..Limits::default() }, 1);
         assert!(hard.nodes < soft.nodes && hard.nodes >= 5000, "{hard:?} against {soft:?}");
         // Both limits, the same size: the hard one decides, node for node (datagen's old way).
