@@ -15,7 +15,10 @@ a game is adjudicated once both engines' last three scores agree that one side i
 """
 import argparse
 import json
+import os
 import random
+import signal
+import threading
 import time
 
 import chess
@@ -23,6 +26,7 @@ import chess.engine
 
 MARGIN = 0.1  # seconds a move may exceed the clock, as match.py allows
 PROGRESS_EVERY = 10  # games between progress lines (the counts so far, so a stopped run still tells)
+STALL_GRACE = 10.0  # seconds past the mover's clock after which a move that has not come is a stall
 
 
 def load_openings(path):
@@ -49,6 +53,35 @@ def start(cmd, options):
     engine = chess.engine.SimpleEngine.popen_uci(cmd, timeout=15)
     engine.configure(options)
     return engine
+
+
+def close_quietly(engine):
+    """Closes an engine that may already be dead."""
+    try:
+        engine.close()
+    except (chess.engine.EngineError, chess.engine.EngineTerminatedError):
+        pass
+
+
+def play_or_stall(engine, board, limit, seconds, **kwargs):
+    """`engine.play`, but an engine with no move after `seconds` is killed and TimeoutError
+    raised: python-chess sets no timeout on a clock limit, so a hung engine would stall the run."""
+    fired = threading.Event()
+
+    def kill():
+        fired.set()
+        os.kill(engine.transport.get_pid(), signal.SIGKILL)
+
+    watchdog = threading.Timer(seconds, kill)
+    watchdog.start()
+    try:
+        return engine.play(board, limit, **kwargs)
+    except chess.engine.EngineTerminatedError:
+        if fired.is_set():
+            raise TimeoutError(f"no move in {seconds:.0f} s") from None
+        raise
+    finally:
+        watchdog.cancel()
 
 
 def main():
@@ -122,7 +155,8 @@ def main():
                                        white_inc=args.inc, black_inc=args.inc)
             t0 = time.time()
             try:
-                played = engine.play(board, limit, game=game, ponder=args.ponder, info=chess.engine.INFO_SCORE)
+                played = play_or_stall(engine, board, limit, max(clocks[mover], 0) + STALL_GRACE, game=game,
+                                       ponder=args.ponder, info=chess.engine.INFO_SCORE)
                 move = played.move
                 score = played.info.get("score")
                 white_scores.append(score.white().score(mate_score=100000) if score else 0)
@@ -137,14 +171,15 @@ def main():
                 result = "0-1" if mover == chess.WHITE else "1-0"
                 break
             except TimeoutError:
-                # No answer within the command timeout: a stall; restart and score it lost.
+                # No move within the clock and STALL_GRACE (the engine was killed), or no answer
+                # within the command timeout: a stall; restart and score it lost.
                 if is_springer:
                     stats["stalls"] += 1
-                    springer.close()
+                    close_quietly(springer)
                     springer = start(args.springer, springer_options)
                 else:
                     stats["peer_faults"] += 1
-                    peer.close()
+                    close_quietly(peer)
                     peer = start(args.peer, peer_options)
                 result = "0-1" if mover == chess.WHITE else "1-0"
                 break
