@@ -14,6 +14,11 @@ use crate::types::{Bitboard, Color, Move, MoveKind, Piece, Rank, Square};
 /// Receives the generated moves. Generation hands over batches; the default batch methods
 /// expand them into single moves for `push`, and a sink that only counts overrides them.
 pub trait MoveSink {
+    /// Whether generation keeps separate copies of the piece and pawn moves for a position not
+    /// in check (the check mask folded away): fewer instructions for perft's sinks, which run
+    /// little besides generation, but more code around the search's, which measured slower.
+    const UNCHECKED_COPY: bool = false;
+
     /// Receives one legal move.
     fn push(&mut self, mv: Move);
 
@@ -114,6 +119,8 @@ pub fn count_legal(pos: &Position) -> u64 {
 struct MoveCounter(u64);
 
 impl MoveSink for MoveCounter {
+    const UNCHECKED_COPY: bool = true;
+
     #[inline(always)]
     fn push(&mut self, _mv: Move) {
         self.0 += 1;
@@ -218,18 +225,21 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
         return; // double check: only the king may move
     }
 
-    // Every other move must land on the check mask: the checker or a square blocking it.
+    // Every other move must land on the check mask: the checker or a square blocking it. Most
+    // positions pin nothing: a copy of the piece and pawn moves with no pin rays folds every pin
+    // test away; for sinks that ask (`UNCHECKED_COPY`), copies for positions out of check fold
+    // the check mask away too.
+    let pins = pos.pin_rays(us);
+    let pinned_any = ((pins.orthogonal | pins.diagonal) & ours).is_nonempty();
     let check_mask = match checkers.single() {
         Some(checker) => attacks::between(ksq, checker).with(checker),
         None => Bitboard::FULL,
     };
-    // Most positions pin nothing: a copy of the piece and pawn moves with no pin rays folds
-    // every pin test away.
-    let pins = pos.pin_rays(us);
-    if ((pins.orthogonal | pins.diagonal) & ours).is_empty() {
-        generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, PinRays::default());
-    } else {
-        generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins);
+    match (S::UNCHECKED_COPY && checkers.is_empty(), pinned_any) {
+        (true, false) => generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, Bitboard::FULL, PinRays::default()),
+        (true, true) => generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, Bitboard::FULL, pins),
+        (false, false) => generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, PinRays::default()),
+        (false, true) => generate_piece_and_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins),
     }
 
     if castles.is_nonempty() {

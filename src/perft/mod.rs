@@ -91,6 +91,8 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
 /// The batches carry what the generator knows: the origin's piece is looked up once per piece,
 /// and pawn batches are pawns, so no single move looks up its own piece.
 impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEAF> {
+    const UNCHECKED_COPY: bool = true;
+
     #[inline(always)]
     fn push(&mut self, mv: Move) {
         // The generator hands over single moves only for castling and en passant.
