@@ -33,7 +33,7 @@ fn make_move(c: &mut Criterion) {
         b.iter(|| {
             let mut keys = 0u64;
             for &mv in list.iter() {
-                let mut child = *black_box(&pos);
+                let mut child = black_box(&pos).clone();
                 child.make_move_with(mv, &info);
                 keys ^= child.key();
             }

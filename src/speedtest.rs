@@ -55,7 +55,7 @@ fn parse_game(line: &str) -> Result<Game, String> {
         "startpos" => Position::startpos(),
         fen => Position::from_fen(fen).map_err(|e| e.to_string())?,
     };
-    let start = position;
+    let start = position.clone();
     let mut played = Vec::new();
     for text in moves.split_whitespace() {
         let mv = crate::uci::parse_move(&position, text, false).ok_or_else(|| format!("illegal move {text}"))?;
@@ -219,7 +219,7 @@ pub fn run(settings: &Settings, progress: &mut dyn FnMut(&Progress)) -> Result<S
     for game in &games {
         tt.clear(Some(&pool));
         histories.iter_mut().for_each(Histories::clear);
-        let mut position = game.start;
+        let mut position = game.start.clone();
         let mut keys = Vec::with_capacity(game.moves.len());
         for &mv in &game.moves {
             let control = SearchControl::new(false);

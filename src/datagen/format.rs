@@ -111,7 +111,7 @@ impl GameRecord {
             if !crate::movegen::is_legal_move(&position, best) {
                 return Err(FormatError::BadGame("a move that is not legal in its position"));
             }
-            samples.push(Sample { position, score, best, result: self.result, ply });
+            samples.push(Sample { position: position.clone(), score, best, result: self.result, ply });
             position.make_move(best);
         }
         Ok(samples)

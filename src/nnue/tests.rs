@@ -46,7 +46,7 @@ fn random_games(games: u64, plies: usize, mut check: impl FnMut(&Position, &Posi
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                let mut next = pos;
+                let mut next = pos.clone();
                 if state.is_multiple_of(17) && !pos.is_check() {
                     next.make_null_move();
                 } else {

@@ -95,7 +95,7 @@ struct HashedVisitor<'a> {
 impl MoveSink for HashedVisitor<'_> {
     #[inline(always)]
     fn push(&mut self, mv: Move) {
-        let mut child = *self.parent;
+        let mut child = self.parent.clone();
         child.make_move_with(mv, &self.info);
         self.nodes += perft_hashed(&child, self.depth, self.table);
     }

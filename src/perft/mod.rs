@@ -62,7 +62,7 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     /// Makes `mv`, a move of `piece`, and counts below it.
     #[inline(always)]
     fn visit(&mut self, mv: Move, piece: Piece) {
-        let mut child = *self.parent;
+        let mut child = self.parent.clone();
         child.make_move_unkeyed(mv, piece, &self.info);
         self.count_below(&child);
     }
@@ -82,7 +82,7 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`).
     #[inline(always)]
     fn visit_plain_quiet(&mut self, from: Square, to: Square, piece: Piece) {
-        let mut child = *self.parent;
+        let mut child = self.parent.clone();
         child.make_plain_quiet_unkeyed(from, to, piece, &self.info);
         self.count_below(&child);
     }

@@ -73,7 +73,7 @@ impl Split {
         if plies == 0 || plies > depth {
             return Err(error(format!("--plies must be within 1..={depth} (the depth)")));
         }
-        let mut frontier: HashMap<String, (Position, u64)> = HashMap::from([(board_fen(root), (*root, 1))]);
+        let mut frontier: HashMap<String, (Position, u64)> = HashMap::from([(board_fen(root), (root.clone(), 1))]);
         for _ in 0..plies {
             let mut next: HashMap<String, (Position, u64)> = HashMap::new();
             for (pos, multiplicity) in frontier.into_values() {

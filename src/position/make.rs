@@ -308,7 +308,7 @@ impl Position {
     /// A copy of the position with `mv` played.
     #[inline]
     pub fn after(&self, mv: Move) -> Position {
-        let mut next = *self;
+        let mut next = self.clone();
         next.make_move(mv);
         next
     }

@@ -97,10 +97,8 @@ impl CastlingRights {
     }
 }
 
-/// A chess position. Cheap to copy (96 bytes): search and perft copy it to make a move. It is
-/// `Copy` so that a copy is one block move: with `Clone` alone the copy went field by field
-/// (about 17 instructions a copy instead of 7 on x86-64-v3; docs/measurements.md, 2026-12-02).
-#[derive(Clone, Copy, Debug)]
+/// A chess position. Cheap to copy (96 bytes): search and perft copy it to make a move.
+#[derive(Clone, Debug)]
 pub struct Position {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
@@ -300,7 +298,7 @@ impl Position {
     /// The position with colours swapped and the board flipped top to bottom: the same
     /// position seen from the other side (used to test that evaluation is symmetric).
     pub fn mirrored(&self) -> Position {
-        let mut pos = *self;
+        let mut pos = self.clone();
         for piece in Piece::ALL {
             pos.pieces[piece] = self.pieces[piece].flip_ranks();
         }

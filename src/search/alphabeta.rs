@@ -184,7 +184,7 @@ impl Worker<'_> {
         r: i32,
         first: bool,
     ) -> i32 {
-        let mut child = *pos;
+        let mut child = pos.clone();
         child.make_move_with(mv, info);
         self.tt.prefetch(child.key());
         self.evaluator.push(node.ply, pos, &child);
@@ -432,7 +432,7 @@ impl Worker<'_> {
             let r = NMP_BASE_REDUCTION
                 + depth / NMP_DEPTH_DIVISOR
                 + ((value - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX_REDUCTION);
-            let mut child = *pos;
+            let mut child = pos.clone();
             child.make_null_move();
             self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);

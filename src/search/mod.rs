@@ -506,7 +506,7 @@ impl<'a> RootSearch<'a> {
 /// the table may run on past it; match runners check PVs (fastchess warns of one that continues
 /// after a draw).
 fn shown_pv(root: &Position, history: &[u64], mut pv: Vec<Move>) -> Vec<Move> {
-    let mut pos = *root;
+    let mut pos = root.clone();
     let mut keys: Vec<u64> = history.iter().copied().chain([root.key()]).collect();
     for (index, &mv) in pv.iter().enumerate() {
         if !is_legal_move(&pos, mv) {
@@ -645,7 +645,7 @@ pub fn quiet_leaf(pos: &Position, tt: &TranspositionTable, histories: &mut Histo
     let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
     let mut worker = Worker::new(tt, &control, time, None, &[], histories, Vec::new());
     worker.quiescence_root(pos);
-    let mut leaf = *pos;
+    let mut leaf = pos.clone();
     for &mv in worker.principal_variation() {
         leaf.make_move(mv);
     }
@@ -805,7 +805,7 @@ mod tests {
     /// `fen`'s position and the moves of `texts` (UCI notation), each legal after the ones before.
     fn line(fen: &str, texts: &[&str]) -> (Position, Vec<Move>) {
         let root = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
-        let mut pos = root;
+        let mut pos = root.clone();
         let mut moves = Vec::new();
         for text in texts {
             let mut list = MoveList::new();

@@ -69,7 +69,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            let mut child = *pos;
+            let mut child = pos.clone();
             child.make_move_with(mv, &info);
             self.tt.prefetch(child.key());
             self.evaluator.push(ply, pos, &child);

@@ -23,7 +23,7 @@ impl<'a> Worker<'a> {
     ) -> Option<()> {
         let ply = node.ply;
         let split_node = SplitNode {
-            pos: *pos,
+            pos: pos.clone(),
             ply,
             depth: node.depth,
             alpha: node.alpha,

@@ -525,7 +525,7 @@ impl Engine {
         let done = Arc::new(AtomicBool::new(false));
         let thread_done = Arc::clone(&done);
         let tt = Arc::clone(&self.tt);
-        let pos = self.position;
+        let pos = self.position.clone();
         let history = self.history.clone();
         let mut histories = self.histories.take().unwrap_or_default();
         histories.resize_with(self.options.threads.max(1), Histories::default);
@@ -753,7 +753,7 @@ mod tests {
         engine.set_position(None, &["e2e4".into(), "e7e5".into(), "e1e3".into(), "d2d4".into()]);
         assert_eq!(engine.position.to_fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2");
         assert_eq!(engine.history.len(), 2);
-        let before = engine.position;
+        let before = engine.position.clone();
         engine.set_position(Some("not a fen"), &[]);
         assert_eq!(engine.position, before);
     }
