@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(args)) => cli::tune::run(&args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
+        Some(Command::NetLoss(args)) => cli::train::run_net_loss(&args),
         Some(Command::Connect4(command)) => cli::games::run_connect4(command),
         Some(Command::Kalah(command)) => cli::games::run_kalah(command),
     }

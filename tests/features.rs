@@ -307,6 +307,45 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `springer net-loss` scores nets on the same positions: a net against itself differs by
+/// exactly zero, net-p8 (the embedded net's predecessor) differs, and a file that is not a net is
+/// refused with exit code 2.
+#[test]
+fn net_loss_compares_nets_on_the_same_positions() {
+    let dir = std::env::temp_dir().join(format!("springer-test-net-loss-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let data = dir.join("positions.txt");
+    std::fs::write(
+        &data,
+        "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 | d1d7 | 1.0\n\
+         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 5 | 30 | f1b5 | 0.5\n\
+         4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 40 | -120 | d5c3 | 0.0\n",
+    )
+    .expect("write positions");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let embedded = root.join("nets/default.nnue").display().to_string();
+    let plain = root.join("tests/fixtures/net-p8.nnue").display().to_string();
+    let run = |nets: &[&str]| {
+        let mut args = vec!["net-loss".to_string(), data.display().to_string()];
+        for net in nets {
+            args.extend(["--net".to_string(), net.to_string()]);
+        }
+        std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
+    };
+    let out = run(&[&embedded, &embedded, &plain]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[0], "positions 3");
+    assert!(lines[2].ends_with("versus the first +0.000000 +- 0.000000"), "{stdout}");
+    assert!(lines[3].contains("versus the first") && !lines[3].contains("+0.000000 +-"), "{stdout}");
+    let refused = run(&[&embedded, &data.display().to_string()]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("error"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn chess960_castling_is_king_takes_rook_both_ways() {
     let mut e = Engine::start();

@@ -57,6 +57,9 @@ pub enum Command {
     /// Train the network on datagen directories and gen-0 text files and write a quantised net
     /// (src/train; the loss per epoch goes to stderr).
     Train(train::TrainArgs),
+    /// The training loss of nets on the same positions (every one, none held out), each after
+    /// the first with its paired difference to the first: which net predicts new games best.
+    NetLoss(train::NetLossArgs),
     /// Connect Four: solve positions (`solve`).
     #[command(subcommand)]
     Connect4(games::Connect4Command),

@@ -82,3 +82,43 @@ pub fn run(args: TrainArgs) -> ExitCode {
         Err(e) => bad_input(e),
     }
 }
+
+/// `springer net-loss`'s arguments.
+#[derive(clap::Args)]
+pub struct NetLossArgs {
+    /// Datagen directories (every chunk-*.bin) and `FEN | score | bestmove | result` text files:
+    /// best, games none of the nets was trained on.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// A net file (repeatable); every later one is compared with the first.
+    #[arg(long = "net", required = true)]
+    nets: Vec<PathBuf>,
+    /// The game result's share of the target, as in `train`.
+    #[arg(long, default_value_t = 0.0)]
+    wdl: f32,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+}
+
+/// `springer net-loss`: one line per net, its mean loss and (after the first) the paired
+/// difference to the first with its 95 % interval; lower is better.
+pub fn run_net_loss(args: &NetLossArgs) -> ExitCode {
+    if !(0.0..=1.0).contains(&args.wdl) {
+        return bad_input("--wdl must be within 0..1");
+    }
+    match springer::train::net_losses(&args.data, &args.nets, args.wdl, args.threads as usize) {
+        Ok((positions, losses)) => {
+            println!("positions {positions}");
+            for result in losses {
+                print!("{}  loss {:.6}", result.net.display(), result.loss);
+                if let Some((difference, interval)) = result.versus_first {
+                    print!("  versus the first {difference:+.6} +- {interval:.6}");
+                }
+                println!();
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
+}

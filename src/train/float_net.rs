@@ -131,6 +131,13 @@ impl<const H: usize> FloatNet<H> {
         out
     }
 
+    /// The squared error of `entry`'s prediction against its target: the loss that `gradient`
+    /// sums, without the gradient.
+    pub fn loss(&self, entry: &Entry, wdl: f32) -> f64 {
+        let error = sigmoid(self.output(entry)) - Self::target(entry, wdl);
+        f64::from(error * error)
+    }
+
     /// The training target of `entry`.
     fn target(entry: &Entry, wdl: f32) -> f32 {
         let score = sigmoid(f32::from(entry.score) / SCALE as f32);

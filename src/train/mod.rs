@@ -10,9 +10,11 @@
 //! Loss: the squared difference of `sigmoid(output)` and the target `(1 - wdl) *
 //! sigmoid(score / SCALE) + wdl * result`, the result for the side to move (1, 0.5, 0).
 
+mod compare;
 mod data;
 mod float_net;
 
+pub use compare::{net_losses, NetLoss};
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
