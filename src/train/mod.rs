@@ -73,7 +73,7 @@ pub enum TrainError {
     Threads(String),
     Width(usize),
     Buckets(usize),
-    /// The `--init` net could not be read.
+    /// A net file (`--init`, `net-loss --net`) could not be read.
     Init(PathBuf, String),
     /// `--mirror` beside a king-mirrored `--init` net.
     MirroredInit,
@@ -88,7 +88,7 @@ impl std::fmt::Display for TrainError {
             TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TrainError::Width(h) => write!(f, "--hidden {h} is not one of {WIDTHS:?}"),
             TrainError::Buckets(b) => write!(f, "--buckets {b} is not between 1 and {MAX_BUCKETS}"),
-            TrainError::Init(path, e) => write!(f, "cannot start from {}: {e}", path.display()),
+            TrainError::Init(path, e) => write!(f, "cannot read the net {}: {e}", path.display()),
             TrainError::MirroredInit => {
                 write!(f, "--mirror cannot be used with a king-mirrored --init net (its copies would be duplicates)")
             }
