@@ -231,6 +231,14 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// Five labelled positions in the gen-0 text format (`FEN | score | bestmove | result`), every
+/// one trainable: the training tests' data.
+const TRAINING_POSITIONS: &str = "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 | d1d7 | 1.0\n\
+     r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 5 | 30 | f1b5 | 0.5\n\
+     4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 40 | -120 | d5c3 | 0.0\n\
+     8/5k2/8/8/8/2K5/8/8 w - - 0 60 | 0 | c3d4 | 0.5\n\
+     2kr4/ppp5/8/8/8/8/5PPP/6K1 b - - 0 25 | -300 | d8d2 | 0.0\n";
+
 /// `springer train --king-mirror` writes a net the engine loads, and that net scores a position
 /// and its left-right mirror alike, as the embedded (king-mirrored) net does; a plain net
 /// (net-p8, embedded before it) does not. `--init` fine-tunes it, keeping its shape.
@@ -239,15 +247,7 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
     let dir = std::env::temp_dir().join(format!("springer-test-king-mirror-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let data = dir.join("positions.txt");
-    std::fs::write(
-        &data,
-        "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 | d1d7 | 1.0\n\
-         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 5 | 30 | f1b5 | 0.5\n\
-         4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 40 | -120 | d5c3 | 0.0\n\
-         8/5k2/8/8/8/2K5/8/8 w - - 0 60 | 0 | c3d4 | 0.5\n\
-         2kr4/ppp5/8/8/8/8/5PPP/6K1 b - - 0 25 | -300 | d8d2 | 0.0\n",
-    )
-    .expect("write positions");
+    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
     let run = |extra: &[&str]| {
         let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), "2".into()];
         args.extend(extra.iter().map(|a| a.to_string()));
@@ -315,13 +315,7 @@ fn net_loss_compares_nets_on_the_same_positions() {
     let dir = std::env::temp_dir().join(format!("springer-test-net-loss-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let data = dir.join("positions.txt");
-    std::fs::write(
-        &data,
-        "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 | d1d7 | 1.0\n\
-         r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 5 | 30 | f1b5 | 0.5\n\
-         4k3/8/8/3n4/8/8/1P6/4K2R b - - 0 40 | -120 | d5c3 | 0.0\n",
-    )
-    .expect("write positions");
+    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let embedded = root.join("nets/default.nnue").display().to_string();
     let plain = root.join("tests/fixtures/net-p8.nnue").display().to_string();
@@ -337,7 +331,7 @@ fn net_loss_compares_nets_on_the_same_positions() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
-    assert_eq!(lines[0], "positions 3");
+    assert_eq!(lines[0], "positions 5");
     assert!(lines[2].ends_with("versus the first +0.000000 +- 0.000000"), "{stdout}");
     assert!(lines[3].contains("versus the first") && !lines[3].contains("+0.000000 +-"), "{stdout}");
     let refused = run(&[&embedded, &data.display().to_string()]);
