@@ -9,8 +9,9 @@ set -eu
 NET=$(realpath "$1"); SEED=$2; TC=${3:-8+0.08}; LOGDIR=${4:-/work/matches}
 BIN=${BIN:-/work/springer-main}; CONC=${CONC:-1}; ELO0=${ELO0:-0}; ELO1=${ELO1:-10}
 ROOT=$(cd "$(dirname "$0")/.." && pwd); SHARED=$ROOT/../shared
+# Absolute paths: the match runs from the shared tools' directory.
+mkdir -p "$LOGDIR"; LOGDIR=$(realpath "$LOGDIR"); BIN=$(realpath "$BIN")
 NAME=$(basename "$NET" .nnue); OUT=$LOGDIR/sprt-$NAME-$TC-$SEED
-mkdir -p "$LOGDIR"
 cd "$SHARED/tools"
 exec python3 match.py \
   -engine name="$NAME" cmd="$BIN" option.EvalFile="$NET" \

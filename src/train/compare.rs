@@ -64,9 +64,12 @@ struct LossSums {
 /// `LossSums` of each net over `entries`, split over the current rayon pool.
 fn loss_sums(entries: &[Entry], nets: &[FloatNet<HIDDEN>], wdl: f32) -> Vec<LossSums> {
     let add = |mut sums: Vec<LossSums>, entry: &Entry| {
-        let first = nets[0].loss(entry, wdl);
-        for (sum, net) in sums.iter_mut().zip(nets) {
+        let mut first = 0.0;
+        for (i, (sum, net)) in sums.iter_mut().zip(nets).enumerate() {
             let loss = net.loss(entry, wdl);
+            if i == 0 {
+                first = loss;
+            }
             sum.loss += loss;
             sum.difference += loss - first;
             sum.squared_difference += (loss - first) * (loss - first);
