@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPRT of one build against another with the settings of docs/testing.md.
+#   tools/sprt-ab.sh NEW BASE SEED [LIMIT] [LOGDIR]
+# LIMIT is match.py's: `tc=8+0.08` (the default, a gate), `tc=2+0.02`, or `nodes=N`: a screen at
+# a fixed node count is independent of CPU load, so it may share a core with datagen at the
+# lowest priority (`/work/lowprio tools/sprt-ab.sh ...`) without disturbing a timed match.
+# Environment: CONC (default 1), ELO0/ELO1 (default 0/10). Writes
+# LOGDIR/sprt-NEW-LIMIT-SEED.{log,pgn,json} (default LOGDIR /work/matches); continue an SPRT with
+# a new SEED and sum the runs with tools/sprt_sum.py.
+set -eu
+NEW=$(realpath "$1"); BASE=$(realpath "$2"); SEED=$3; LIMIT=${4:-tc=8+0.08}; LOGDIR=${5:-/work/matches}
+CONC=${CONC:-1}; ELO0=${ELO0:-0}; ELO1=${ELO1:-10}
+ROOT=$(cd "$(dirname "$0")/.." && pwd); SHARED=$ROOT/../shared
+mkdir -p "$LOGDIR"; LOGDIR=$(realpath "$LOGDIR")
+NAME=$(basename "$NEW"); OUT=$LOGDIR/sprt-$NAME-$(echo "$LIMIT" | tr = -)-$SEED
+cd "$SHARED/tools"
+exec python3 match.py \
+  -engine name="$NAME" cmd="$NEW" \
+  -engine name=base cmd="$BASE" \
+  -each "$LIMIT" option.Hash=16 option.Threads=1 -concurrency "$CONC" \
+  -openings file=../openings/balanced.epd order=random -srand "$SEED" \
+  -resign movecount=3 score=600 -draw movenumber=40 movecount=8 score=10 -maxmoves 200 \
+  -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -games 20000 -watchdog 60 \
+  -pgnout "$OUT.pgn" -jsonout "$OUT.json" > "$OUT.log" 2>&1
