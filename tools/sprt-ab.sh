@@ -3,7 +3,7 @@
 #   tools/sprt-ab.sh NEW BASE SEED [LIMIT] [LOGDIR]
 # LIMIT is match.py's: `tc=8+0.08` (the default, a gate), `tc=2+0.02`, or `nodes=N`: a screen at
 # a fixed node count is independent of CPU load, so it may share a core with datagen at the
-# lowest priority (`/work/lowprio tools/sprt-ab.sh ...`) without disturbing a timed match.
+# lowest priority (`tools/lowprio.sh tools/sprt-ab.sh ...`) without disturbing a timed match.
 # Environment: CONC (default 1), ELO0/ELO1 (default 0/10). Writes
 # LOGDIR/sprt-NEW-LIMIT-SEED.{log,pgn,json} (default LOGDIR /work/matches); continue an SPRT with
 # a new SEED and sum the runs with tools/sprt_sum.py.
