@@ -62,7 +62,7 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
 /// The network's curve (docs/tuning.md): 1500, 1750 and 2000 measured with net-q8m
 /// (2026-11-28; 1750 needed the temperature of 1500, not 65, and about 9,700 nodes), 2500 with
 /// net-k8 (not re-measured since); 1320 scaled from 1500, 2250 the geometric middle of 2000 and
-/// 2500.
+/// 2500. Not re-measured with net-ft16 (embedded 2026-12-02, +23 Elo over net-q8m at 8s+0.08s).
 const NETWORK_CURVE: [Point; 7] = [
     Point { elo: MIN_ELO, nodes: 1_500.0, temperature: 110.0 },
     Point { elo: 1500, nodes: 3_700.0, temperature: 90.0 },

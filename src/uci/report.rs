@@ -32,11 +32,11 @@ pub struct WdlModel {
 /// and carried over to Springer's scale (0.69 of Stockfish's, from the tuner's fitted K).
 pub const HAND_CRAFTED_WDL: WdlModel = WdlModel { centre: 265.0, width: 161.0 };
 
-/// The embedded network's model (net-q8m): net-p8's (fitted by maximum likelihood to its scores
-/// and the results of its games at 8s+0.08s against net-k8 and Ethereal 12) carried over by the
-/// two nets' fits on the games of the SPRT that admitted net-q8m (`tools/fit_wdl.py`,
-/// docs/tuning.md), until net-q8m's own games against Ethereal 12 give a direct fit.
-pub const NETWORK_WDL: WdlModel = WdlModel { centre: 204.0, width: 119.0 };
+/// The embedded network's model (net-ft16): net-q8m's (204, 119) carried over by the two nets'
+/// fits on the games of the SPRT that admitted net-ft16 (`tools/fit_wdl.py`, docs/tuning.md:
+/// net-ft16 (241, 109), net-q8m (223, 102)), until its own games against Ethereal 12 give a
+/// direct fit.
+pub const NETWORK_WDL: WdlModel = WdlModel { centre: 220.0, width: 127.0 };
 
 /// The model for the evaluation that searches use now.
 pub fn current_wdl_model() -> WdlModel {
