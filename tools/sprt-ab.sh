@@ -4,18 +4,23 @@
 # LIMIT is match.py's: `tc=8+0.08` (the default, a gate), `tc=2+0.02`, or `nodes=N`: a screen at
 # a fixed node count is independent of CPU load, so it may share a core with datagen at the
 # lowest priority (`tools/lowprio.sh tools/sprt-ab.sh ...`) without disturbing a timed match.
-# Environment: CONC (default 1), ELO0/ELO1 (default 0/10). Writes
-# LOGDIR/sprt-NEW-LIMIT-SEED.{log,pgn,json} (default LOGDIR /work/matches); continue an SPRT with
-# a new SEED and sum the runs with tools/sprt_sum.py.
+# Environment: CONC (default 1), ELO0/ELO1 (default 0/10); NAME (the new side's name, default
+# NEW's file name) and EVALFILE (a net the new side loads: tools/sprt-net.sh). Writes
+# LOGDIR/sprt-NAME-TAG-SEED.{log,pgn,json} (TAG: `8+0.08` for a clock, `nodes-N` otherwise;
+# default LOGDIR /work/matches); continue an SPRT with a new SEED and sum the runs with
+# tools/sprt_sum.py.
 set -eu
 NEW=$(realpath "$1"); BASE=$(realpath "$2"); SEED=$3; LIMIT=${4:-tc=8+0.08}; LOGDIR=${5:-/work/matches}
-CONC=${CONC:-1}; ELO0=${ELO0:-0}; ELO1=${ELO1:-10}
+CONC=${CONC:-1}; ELO0=${ELO0:-0}; ELO1=${ELO1:-10}; NAME=${NAME:-$(basename "$NEW")}
 ROOT=$(cd "$(dirname "$0")/.." && pwd); SHARED=$ROOT/../shared
 mkdir -p "$LOGDIR"; LOGDIR=$(realpath "$LOGDIR")
-NAME=$(basename "$NEW"); OUT=$LOGDIR/sprt-$NAME-$(echo "$LIMIT" | tr = -)-$SEED
+case $LIMIT in tc=*) TAG=${LIMIT#tc=} ;; *) TAG=$(echo "$LIMIT" | tr = -) ;; esac
+OUT=$LOGDIR/sprt-$NAME-$TAG-$SEED
+set -- name="$NAME" cmd="$NEW"
+[ -n "${EVALFILE:-}" ] && set -- "$@" option.EvalFile="$(realpath "$EVALFILE")"
 cd "$SHARED/tools"
 exec python3 match.py \
-  -engine name="$NAME" cmd="$NEW" \
+  -engine "$@" \
   -engine name=base cmd="$BASE" \
   -each "$LIMIT" option.Hash=16 option.Threads=1 -concurrency "$CONC" \
   -openings file=../openings/balanced.epd order=random -srand "$SEED" \
