@@ -78,17 +78,27 @@ def main():
     parser.add_argument("--engine", required=True, help="the engine's names in the PGN headers, comma-separated")
     parser.add_argument("--skip", type=int, default=16, help="plies left out at the start")
     parser.add_argument("--clip", type=int, default=2000, help="scores beyond +-CLIP cp left out")
+    parser.add_argument("--compare", action="append", default=[], metavar="A,B",
+                        help="also print the mean log-likelihood of this model (repeatable): the one in use")
     parser.add_argument("pgn", nargs="+")
     args = parser.parse_args()
     names = set(args.engine.split(","))
+    models = []
+    for model in args.compare:
+        try:
+            a, b = (float(x) for x in model.split(","))
+        except ValueError:
+            print(f"error: --compare takes A,B (two numbers), not {model!r}", file=sys.stderr)
+            return 2
+        models.append((a, b))
     data = [d for d in samples(args.pgn, names, args.skip) if abs(d[0]) <= args.clip]
     if not data:
         print("error: no scored moves of that engine", file=sys.stderr)
         return 2
     ll, a, b = fit(data)
     print(f"positions {len(data)}  a {a:.0f}  b {b:.0f}  mean log-likelihood {ll / len(data):.4f}")
-    old = log_likelihood(data, 265, 161)
-    print(f"the current model (a 265, b 161): mean log-likelihood {old / len(data):.4f}")
+    for a, b in models:
+        print(f"model a {a:.0f}  b {b:.0f}: mean log-likelihood {log_likelihood(data, a, b) / len(data):.4f}")
     return 0
 
 
