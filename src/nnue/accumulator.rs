@@ -9,7 +9,7 @@ use crate::types::{Color, Piece};
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
 pub struct Accumulator {
-    values: [[i16; HIDDEN]; 2],
+    pub(super) values: [[i16; HIDDEN]; 2],
 }
 
 /// The pieces a move adds and removes (as White-perspective features). A move adds at most two
@@ -198,14 +198,14 @@ impl std::fmt::Debug for Accumulator {
 }
 
 #[inline(always)]
-fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+pub(super) fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (v, &w) in values.iter_mut().zip(row) {
         *v = v.wrapping_add(w);
     }
 }
 
 #[inline(always)]
-fn sub_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+pub(super) fn sub_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (v, &w) in values.iter_mut().zip(row) {
         *v = v.wrapping_sub(w);
     }

@@ -8,11 +8,13 @@
 //! its own king stands on files e-h, so the net learns each pattern once for both wings; a king
 //! move across the d/e line then recomputes the accumulator. Each perspective's hidden layer is
 //! an accumulator of `i16`s that a move changes by adding and subtracting a few weight rows
-//! (`Delta`), so the search never recomputes it from scratch except at the root and after a
-//! split. The output layer squares the clipped accumulator values (SCReLU) and is computed in
-//! integer arithmetic; plain loops that LLVM vectorises for the build's target (AVX2 or AVX-512
-//! with the default `target-cpu=native`, NEON on aarch64, SSE2 in `make portable`) or, in a
-//! `runtime-dispatch` build, for the processor's widest vectors (`kernels`).
+//! (`Delta`). Where there is no parent to update (the root, after a split, a king across the d/e
+//! line) the search starts from the thread's `RefreshCache` of the last accumulator computed for
+//! the same perspective and king side, so it adds only the pieces that differ. The output layer
+//! squares the clipped accumulator values (SCReLU) and is computed in integer arithmetic; plain
+//! loops that LLVM vectorises for the build's target (AVX2 or AVX-512 with the default
+//! `target-cpu=native`, NEON on aarch64, SSE2 in `make portable`) or, in a `runtime-dispatch`
+//! build, for the processor's widest vectors (`kernels`).
 //!
 //! Quantisation (the float net's weights times these): feature weights and biases by `QA`,
 //! output weights by `QB`, the output bias by `QA * QB`. The float net's output times `SCALE`
@@ -21,6 +23,7 @@
 mod accumulator;
 mod file;
 pub mod kernels;
+mod refresh_cache;
 mod stack;
 #[cfg(test)]
 mod tests;
@@ -30,6 +33,7 @@ pub use file::{
     encode_net, net_bytes, readable_buckets, Layout, NetError, BUCKETED_NET_MAGIC, MAX_BUCKETS, MIRRORED_NET_MAGIC,
     NET_MAGIC,
 };
+pub use refresh_cache::RefreshCache;
 pub use stack::AccumulatorStack;
 
 use crate::position::Position;

@@ -1,9 +1,9 @@
 //! The search's accumulators, one per ply, updated lazily: making a move records only its
 //! `Delta`; evaluating a position applies the deltas since the nearest computed ancestor, or
-//! computes the accumulator from scratch where no ancestor is known (the root, a helper thread
-//! joining a split point).
+//! computes the accumulator from the thread's `RefreshCache` where no ancestor is known (the
+//! root, a helper thread joining a split point, a king that crossed the d/e line).
 
-use super::{Accumulator, Delta, Network};
+use super::{Accumulator, Delta, Network, RefreshCache};
 use crate::position::Position;
 
 #[derive(Clone, Copy)]
@@ -22,15 +22,20 @@ struct Slot {
     state: State,
 }
 
-/// One accumulator per ply of the search path.
+/// One accumulator per ply of the search path, for one network.
 pub struct AccumulatorStack {
     slots: Vec<Slot>,
+    /// Where a ply with no computed ancestor starts from; it outlives `forget`.
+    cache: RefreshCache,
 }
 
 impl AccumulatorStack {
     /// A stack for `plies` plies, every one unknown.
     pub fn new(plies: usize) -> AccumulatorStack {
-        AccumulatorStack { slots: vec![Slot { acc: Accumulator::ZERO, state: State::Unknown }; plies] }
+        AccumulatorStack {
+            slots: vec![Slot { acc: Accumulator::ZERO, state: State::Unknown }; plies],
+            cache: RefreshCache::new(),
+        }
     }
 
     /// Forgets every ply (a new root, or a path copied from another thread).
@@ -45,7 +50,7 @@ impl AccumulatorStack {
     /// scratch.
     pub fn reset(&mut self, net: &Network, pos: &Position, ply: usize) {
         self.forget();
-        self.slots[ply] = Slot { acc: Accumulator::refreshed(net, pos), state: State::Computed };
+        self.slots[ply] = Slot { acc: self.cache.refreshed(net, pos), state: State::Computed };
     }
 
     /// Records that the position at `ply` is `after`, one move (or a null move) from `before`
@@ -67,7 +72,7 @@ impl AccumulatorStack {
                 State::Computed => break,
                 State::Pending(_) if base > 0 => base -= 1,
                 _ => {
-                    self.slots[ply] = Slot { acc: Accumulator::refreshed(net, pos), state: State::Computed };
+                    self.slots[ply] = Slot { acc: self.cache.refreshed(net, pos), state: State::Computed };
                     base = ply;
                     break;
                 }

@@ -93,6 +93,22 @@ fn incremental_updates_equal_a_full_refresh() {
 }
 
 #[test]
+fn the_refresh_cache_equals_a_full_refresh() {
+    for king_mirror in [false, true] {
+        let net = pseudo_random_net(4, king_mirror);
+        // One cache across every game, as a search thread's across its searches: an entry is
+        // often many moves (or a whole game) away from the next position it serves.
+        let mut cache = RefreshCache::new();
+        let mut checked = 0;
+        random_games(40, 60, |_, after| {
+            assert_eq!(cache.refreshed(&net, after), Accumulator::refreshed(&net, after), "{}", after.to_fen());
+            checked += 1;
+        });
+        assert!(checked > 5_000, "only {checked} positions");
+    }
+}
+
+#[test]
 fn every_kernel_computes_the_same_integers() {
     use super::kernels::{run_with, Kernel};
     let kernels = Kernel::available();
@@ -102,15 +118,19 @@ fn every_kernel_computes_the_same_integers() {
     }
     for king_mirror in [false, true] {
         let net = pseudo_random_net(3, king_mirror);
+        let mut caches: Vec<RefreshCache> = kernels.iter().map(|_| RefreshCache::new()).collect();
         let mut checked = 0;
         random_games(20, 60, |before, after| {
             let delta = Delta::between(&net, before, after);
             let parent = Accumulator::refreshed(&net, before);
             let expected = Accumulator::refreshed(&net, after);
-            for &kernel in &kernels {
+            for (&kernel, cache) in kernels.iter().zip(&mut caches) {
                 // SAFETY: `kernel` is one of `Kernel::available()`.
                 let fresh = unsafe { run_with(kernel, || Accumulator::refreshed_loops(&net, after)) };
                 assert_eq!(fresh, expected, "{kernel:?} refresh of {}", after.to_fen());
+                // SAFETY: as above.
+                let cached = unsafe { run_with(kernel, || cache.refreshed_loops(&net, after)) };
+                assert_eq!(cached, expected, "{kernel:?} cached refresh of {}", after.to_fen());
                 if delta.is_updatable() {
                     let mut updated = Accumulator::ZERO;
                     // SAFETY: as above.
