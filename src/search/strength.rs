@@ -59,16 +59,16 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
 
-/// The network's curve (docs/tuning.md): 1500, 1750 and 2000 measured with net-q8m
-/// (2026-11-28; 1750 needed the temperature of 1500, not 65, and about 9,700 nodes), 2500 with
-/// net-k8 (not re-measured since); 1320 scaled from 1500, 2250 the geometric middle of 2000 and
-/// 2500. Not re-measured with net-ft16 (embedded 2026-12-02, +23 Elo over net-q8m at 8s+0.08s).
+/// The network's curve (docs/tuning.md): 1500 and 2000 measured with net-ft16 (2026-12-03;
+/// 2000 moved from 61,000 to 42,000 nodes), 1750 with net-q8m (2026-11-28; it needed the
+/// temperature of 1500, not 65, and about 9,700 nodes), 2500 with net-k8 (not re-measured
+/// since); 1320 scaled from 1500, 2250 the geometric middle of 2000 and 2500.
 const NETWORK_CURVE: [Point; 7] = [
     Point { elo: MIN_ELO, nodes: 1_500.0, temperature: 110.0 },
     Point { elo: 1500, nodes: 3_700.0, temperature: 90.0 },
     Point { elo: 1750, nodes: 9_700.0, temperature: 90.0 },
-    Point { elo: 2000, nodes: 61_000.0, temperature: 20.0 },
-    Point { elo: 2250, nodes: 322_000.0, temperature: 5.0 },
+    Point { elo: 2000, nodes: 42_000.0, temperature: 20.0 },
+    Point { elo: 2250, nodes: 267_000.0, temperature: 5.0 },
     Point { elo: 2500, nodes: 1_700_000.0, temperature: 0.0 },
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
