@@ -16,7 +16,7 @@ use crate::types::{Bitboard, Color, Piece};
 #[repr(C, align(64))]
 struct Entry {
     values: [i16; HIDDEN],
-    /// By colour, then piece; all empty (and `values` unset) until first used.
+    /// By colour, then piece: empty (and `values` unset) until first used, as `new` leaves them.
     pieces: [[Bitboard; 6]; 2],
     /// Whether `values` holds the biases plus `pieces`' rows.
     filled: bool,
@@ -56,7 +56,6 @@ impl RefreshCache {
             let entry = &mut self.entries[perspective][usize::from(mirror)];
             if !entry.filled {
                 entry.values = net.feature_bias;
-                entry.pieces = [[Bitboard::EMPTY; 6]; 2];
                 entry.filled = true;
             }
             for color in Color::ALL {
