@@ -6,6 +6,7 @@
 #   make TARGET=triple       the same for another target (x86-64-v2, or generic off x86-64; no native flags)
 #   make EVALFILE=net ...    any build above or below with another net embedded (OpenBench's net tests)
 #   make linux               dist/springer-V-linux-{x86-64,x86-64-v2,x86-64-v3,x86-64-v4}
+#                            (v3 and v4 profile-guided; PGO=0 builds them plain: see below)
 #   make windows             dist/springer-V-windows-{...}.exe   (x86_64-pc-windows-gnu, needs gcc-mingw-w64-x86-64)
 #   make aarch64             dist/springer-V-linux-aarch64        (needs gcc-aarch64-linux-gnu)
 #   make dist                the nine binaries above and dist/SHA256SUMS  (docs/release.md)
@@ -72,8 +73,24 @@ else
 	$(call build,$(TARGET),$(if $(findstring x86_64,$(TARGET)),x86-64-v2,generic),$(CARGO_FEATURES),$(EXE_FILE),)
 endif
 
-$(LINUX_BINS): $(DIST)/$(NAME)-linux-%: FORCE
-	$(call build,$(LINUX),$*,$(CARGO_FEATURES),$@,$(STATIC))
+# The v3 and v4 Linux binaries are profile-guided unless PGO=0: an instrumented x86-64-v3 build
+# runs `bench` and a perft on this machine (so it needs AVX2 and BMI2), and both levels are built
+# with what it recorded (v4 cannot be profiled on a machine without AVX-512; code compiled
+# differently for it, such as the network kernels, gets none of v3's profile). Same moves and node
+# counts, 12-17 % more nodes a second here
+# (docs/release.md). The older levels serve older machines; Windows binaries cannot be
+# profile-guided: Rust ships no profiler runtime for windows-gnu.
+PGO ?= 1
+PGO_LEVELS = x86-64-v3 x86-64-v4
+RELEASE_PROFILE = $(abspath target-dist/pgo/merged.profdata)
+uses_profile = $(and $(filter 1,$(PGO)),$(filter $(1),$(PGO_LEVELS)))
+
+$(RELEASE_PROFILE): FORCE
+	$(call profile,x86-64-v3,--target $(LINUX),$(STATIC),$(abspath target-dist/pgo),$(LINUX)/release/springer)
+
+.SECONDEXPANSION:
+$(LINUX_BINS): $(DIST)/$(NAME)-linux-%: FORCE $$(if $$(call uses_profile,$$*),$$(RELEASE_PROFILE))
+	$(call build,$(LINUX),$*,$(CARGO_FEATURES),$@,$(STATIC)$(if $(call uses_profile,$*), -C profile-use=$(RELEASE_PROFILE)))
 
 $(WINDOWS_BINS): $(DIST)/$(NAME)-windows-%.exe: FORCE
 	$(call build,$(WINDOWS),$*,$(CARGO_FEATURES),$@,$(STATIC))
@@ -113,13 +130,19 @@ FORCE:
 PGO_DIR = $(abspath target-pgo)
 LLVM_PROFDATA ?= $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin/llvm-profdata
 
+# The profile, shared with the release binaries: (1) target-cpu, (2) cargo's target arguments,
+# (3) more rustflags, (4) the directory (DIR/merged.profdata is the result), (5) the instrumented
+# binary's path under DIR/generate.
+define profile
+	@test -x "$(LLVM_PROFDATA)" || { echo "make: llvm-profdata not found; run: rustup component add llvm-tools (for the release binaries, PGO=0 builds without a profile)" >&2; exit 2; }
+	rm -rf $(4)/raw
+	RUSTFLAGS="-C target-cpu=$(1) $(3) -C profile-generate=$(4)/raw" cargo build --release $(2) $(CARGO_FEATURES) --target-dir $(4)/generate
+	{ $(4)/generate/$(5) bench > /dev/null 2>&1 && $(4)/generate/$(5) perft 5 > /dev/null; } || { echo "make: the instrumented build's profile run failed ($(1) must run on this machine; for the release binaries, PGO=0 builds without a profile)" >&2; exit 2; }
+	"$(LLVM_PROFDATA)" merge -o $(4)/merged.profdata $(4)/raw
+endef
+
 pgo:
-	@test -x "$(LLVM_PROFDATA)" || { echo "make pgo: llvm-profdata not found; run: rustup component add llvm-tools" >&2; exit 2; }
-	rm -rf $(PGO_DIR)/profiles
-	RUSTFLAGS="-C target-cpu=native -C profile-generate=$(PGO_DIR)/profiles" cargo build --release $(CARGO_FEATURES) --target-dir $(PGO_DIR)/generate
-	$(PGO_DIR)/generate/release/springer bench > /dev/null 2>&1
-	$(PGO_DIR)/generate/release/springer perft 5 > /dev/null
-	"$(LLVM_PROFDATA)" merge -o $(PGO_DIR)/merged.profdata $(PGO_DIR)/profiles
+	$(call profile,native,,,$(PGO_DIR),release/springer$(HOST_SUFFIX))
 	RUSTFLAGS="-C target-cpu=native -C profile-use=$(PGO_DIR)/merged.profdata" cargo build --release $(CARGO_FEATURES) --target-dir $(PGO_DIR)/use
 	cp $(PGO_DIR)/use/release/springer$(HOST_SUFFIX) $(EXE_FILE)
 
