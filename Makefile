@@ -77,9 +77,9 @@ endif
 # runs `bench` and a perft on this machine (so it needs AVX2 and BMI2), and both levels are built
 # with what it recorded (v4 cannot be profiled on a machine without AVX-512; code compiled
 # differently for it, such as the network kernels, gets none of v3's profile). Same moves and node
-# counts, 12-17 % more nodes a second here
-# (docs/release.md). The older levels serve older machines; Windows binaries cannot be
-# profile-guided: Rust ships no profiler runtime for windows-gnu.
+# counts, 12-17 % more nodes a second here (docs/release.md). The older levels serve older
+# machines; Windows binaries cannot be profile-guided: Rust ships no profiler runtime for
+# windows-gnu.
 PGO ?= 1
 PGO_LEVELS = x86-64-v3 x86-64-v4
 RELEASE_PROFILE = $(abspath target-dist/pgo/merged.profdata)

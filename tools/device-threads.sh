@@ -6,8 +6,8 @@
 #   tools/device-threads.sh BIN [SECONDS] [TTD_DEPTH]
 # BIN: a binary built here that runs there (`make x86-64-v3`, carried with `carry: ["dist"]`).
 # SECONDS (default 30) is each speedtest's length; TTD_DEPTH (default 0: skipped) the depth of
-# `tools/ttd.py` (one pass over the 50 bench positions: depth 14 takes about 2 minutes at one
-# thread). Writes every line to $OUT/threads.log when $OUT is set (the device's return folder).
+# `tools/ttd.py` (one pass over the 50 bench positions; its time at a depth is not measured yet:
+# try it here first). Writes every line to $OUT/threads.log when $OUT is set (the device's return folder).
 set -euo pipefail
 bin=$(realpath "$1") seconds=${2:-30} ttd_depth=${3:-0}
 log=${OUT:-.}/threads.log
