@@ -1,5 +1,6 @@
-//! Every perft suite position to the depths CI affords (leaf counts up to a few million), split
-//! perft equal to serial perft, and on failure the divide of the failing position.
+//! Every perft suite position to the depths CI affords (leaf counts up to a few million), with
+//! every leaf made at a shallower depth, split perft equal to serial perft, and on failure the
+//! divide of the failing position.
 
 use springer::perft::{divide, parse_suite, perft, perft_full, perft_parallel, PerftCase};
 use springer::position::{Position, Variant};
@@ -9,6 +10,9 @@ use springer::threads::WorkerPool;
 /// where the suites take seconds); the few deeper ones run through `springer perft-suite`.
 /// Debug builds check every make against a from-scratch key, so they stop far earlier.
 const MAX_NODES: u64 = if cfg!(debug_assertions) { 200_000 } else { 200_000_000 };
+/// Every-leaf perft (each leaf made, most of them in one copy of their parent and taken back) is
+/// checked at each case's deepest depth whose count is at most this.
+const FULL_MAX_NODES: u64 = if cfg!(debug_assertions) { 20_000 } else { 2_000_000 };
 
 /// Every case of every suite is labelled (`# label: what it catches`), so a failure names it.
 #[test]
@@ -51,8 +55,26 @@ fn check_suite(name: &str, variant: Variant) {
                 break;
             }
         }
+        if let Some(&(depth, expected)) = case.expected.iter().rfind(|&&(_, n)| n <= FULL_MAX_NODES) {
+            let got = on_a_large_stack(|| perft_full(&pos, depth));
+            if got != expected {
+                failures.push(format!(
+                    "{name} line {} ({label}) depth {depth}, every leaf made: expected {expected}, got {got}\n  {}",
+                    case.line, case.fen
+                ));
+            }
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs `count` on a thread with a 64 MB stack: a debug build's generator frames are large
+/// enough for a deep every-leaf perft to overflow a test thread's 2 MB.
+fn on_a_large_stack(count: impl FnOnce() -> u64 + Send) -> u64 {
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new().stack_size(64 << 20).spawn_scoped(scope, count);
+        thread.expect("a counting thread").join().expect("the count finishes")
+    })
 }
 
 #[test]

@@ -45,7 +45,8 @@ fn count_leaves<const BULK: bool>(pos: &Position, depth: u32) -> u64 {
 /// leaves themselves (`depth` 0), so that no leaf tests the depth.
 #[inline(always)]
 fn count_children<const BULK: bool, const LEAF: bool>(pos: &Position, depth: u32) -> u64 {
-    let mut visitor = ChildVisitor::<BULK, LEAF> { parent: pos, info: pos.check_info(), depth, nodes: 0 };
+    let mut visitor =
+        ChildVisitor::<BULK, LEAF> { parent: pos, info: pos.check_info(), depth, nodes: 0, scratch: pos.clone() };
     generate::<AllMoves, _>(pos, &mut visitor);
     visitor.nodes
 }
@@ -56,6 +57,9 @@ struct ChildVisitor<'a, const BULK: bool, const LEAF: bool> {
     info: CheckInfo,
     depth: u32,
     nodes: u64,
+    /// A copy of the parent in which each plain quiet move is made, counted below and taken
+    /// back: one copy per node instead of one per such child.
+    scratch: Position,
 }
 
 impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
@@ -71,20 +75,27 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     /// never optimised away.
     #[inline(always)]
     fn count_below(&mut self, child: &Position) {
+        self.nodes += Self::leaves_below(child, self.depth);
+    }
+
+    /// The leaves `depth` plies below `child` (1 for a leaf, which is kept: see `count_below`).
+    #[inline(always)]
+    fn leaves_below(child: &Position, depth: u32) -> u64 {
         if LEAF {
             std::hint::black_box(child);
-            self.nodes += 1;
+            1
         } else {
-            self.nodes += count_leaves::<BULK>(child, self.depth);
+            count_leaves::<BULK>(child, depth)
         }
     }
 
-    /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`).
+    /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`), made in the
+    /// scratch copy and taken back after the count.
     #[inline(always)]
     fn visit_plain_quiet(&mut self, from: Square, to: Square, piece: Piece) {
-        let mut child = self.parent.clone();
-        child.make_plain_quiet_unkeyed(from, to, piece, &self.info);
-        self.count_below(&child);
+        self.scratch.make_plain_quiet_unkeyed(from, to, piece, &self.info);
+        self.nodes += Self::leaves_below(&self.scratch, self.depth);
+        self.scratch.take_back_plain_quiet(from, to, piece, self.parent);
     }
 }
 
