@@ -68,17 +68,11 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     fn visit(&mut self, mv: Move, piece: Piece) {
         let mut child = self.parent.clone();
         child.make_move_unkeyed(mv, piece, &self.info);
-        self.count_below(&child);
+        self.nodes += Self::leaves_below(&child, self.depth);
     }
 
-    /// Counts the leaves below `child`; a leaf itself is kept (`black_box`), so its make is
-    /// never optimised away.
-    #[inline(always)]
-    fn count_below(&mut self, child: &Position) {
-        self.nodes += Self::leaves_below(child, self.depth);
-    }
-
-    /// The leaves `depth` plies below `child` (1 for a leaf, which is kept: see `count_below`).
+    /// The leaves `depth` plies below `child`: 1 for a leaf, which is kept (`black_box`), so
+    /// its make is never optimised away.
     #[inline(always)]
     fn leaves_below(child: &Position, depth: u32) -> u64 {
         if LEAF {
