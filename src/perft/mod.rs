@@ -57,8 +57,8 @@ struct ChildVisitor<'a, const BULK: bool, const LEAF: bool> {
     info: CheckInfo,
     depth: u32,
     nodes: u64,
-    /// A copy of the parent in which each plain quiet move is made, counted below and taken
-    /// back: one copy per node instead of one per such child.
+    /// A copy of the parent in which the plain quiet moves are made and counted below: one copy
+    /// per node instead of one per such child.
     scratch: Position,
 }
 
@@ -83,13 +83,19 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
         }
     }
 
-    /// `visit` for a plain quiet move (see `Position::make_plain_quiet_unkeyed`), made in the
-    /// scratch copy and taken back after the count.
+    /// `visit` for the plain quiet moves of `piece` from `origin(to)` to each square of
+    /// `targets` (see `Position::make_plain_quiet_from`): made one after another in the scratch
+    /// copy, which is made the parent again after the last.
     #[inline(always)]
-    fn visit_plain_quiet(&mut self, from: Square, to: Square, piece: Piece) {
-        self.scratch.make_plain_quiet_unkeyed(from, to, piece, &self.info);
-        self.nodes += Self::leaves_below(&self.scratch, self.depth);
-        self.scratch.take_back_plain_quiet(from, to, piece, self.parent);
+    fn visit_plain_quiets(&mut self, targets: Bitboard, piece: Piece, origin: impl Fn(Square) -> Square) {
+        if targets.is_empty() {
+            return;
+        }
+        for to in targets {
+            self.scratch.make_plain_quiet_from(self.parent, origin(to), to, piece, &self.info);
+            self.nodes += Self::leaves_below(&self.scratch, self.depth);
+        }
+        self.scratch.restore_plain_quiet(piece, self.parent);
     }
 }
 
@@ -115,9 +121,7 @@ impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEA
         let plain = matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen)
             || !self.parent.castling_rights().has_any(self.parent.side_to_move());
         if plain {
-            for to in quiets {
-                self.visit_plain_quiet(from, to, piece);
-            }
+            self.visit_plain_quiets(quiets, piece, |_| from);
         } else {
             for to in quiets {
                 self.visit(Move::new(from, to, MoveKind::QUIET), piece);
@@ -131,9 +135,7 @@ impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEA
     #[inline(always)]
     fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
         if kind == MoveKind::QUIET {
-            for to in targets {
-                self.visit_plain_quiet(pawn_origin(to, shift), to, Piece::Pawn);
-            }
+            self.visit_plain_quiets(targets, Piece::Pawn, |to| pawn_origin(to, shift));
         } else {
             for to in targets {
                 self.visit(Move::new(pawn_origin(to, shift), to, kind), Piece::Pawn);

@@ -138,19 +138,35 @@ impl Position {
 
     /// `make_move_unkeyed` for a plain quiet move (no capture, castling, promotion or double
     /// push) of a knight, bishop, queen or single-stepping pawn, or of a king or rook whose side
-    /// holds no castling right: such a move cannot change the castling rights or leave an
-    /// en-passant square, so only the mover's two boards, the side to move, the en-passant square
-    /// and the checkers change (the key and the clocks stay stale, as in `make_move_unkeyed`).
-    /// Perft's every-leaf counting makes most of its moves here.
+    /// holds no castling right, made from `parent` into this position: such a move cannot change
+    /// the castling rights or leave an en-passant square, so only the mover's two boards, the
+    /// side to move, the en-passant square and the checkers change (the key and the clocks stay
+    /// stale, as in `make_move_unkeyed`).
+    ///
+    /// This position must equal `parent` but for an earlier plain quiet move of the same
+    /// `piece` made here: each of the changed fields is written from `parent`'s, never read back
+    /// from this position, so the moves of one piece follow one another with nothing taken back
+    /// in between (and no chain of stores and loads through one board), and
+    /// `restore_plain_quiet` makes this position `parent` again after the last. Perft's
+    /// every-leaf counting makes most of its moves here.
     #[inline(always)]
-    pub fn make_plain_quiet_unkeyed(&mut self, from: Square, to: Square, piece: Piece, info: &CheckInfo) {
+    pub fn make_plain_quiet_from(
+        &mut self,
+        parent: &Position,
+        from: Square,
+        to: Square,
+        piece: Piece,
+        info: &CheckInfo,
+    ) {
         debug_assert!(
             matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen | Piece::Pawn)
-                || !self.castling.has_any(self.side_to_move)
+                || !parent.castling.has_any(parent.side_to_move)
         );
-        debug_assert!(self.piece_on(to).is_none() && self.piece_on(from) == Some(piece));
-        let us = self.side_to_move;
-        self.move_piece::<false>(us, piece, from, to);
+        debug_assert!(parent.piece_on(to).is_none() && parent.piece_on(from) == Some(piece));
+        let us = parent.side_to_move;
+        let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.pieces[piece] = parent.pieces[piece] ^ moved;
+        self.colors[us] = parent.colors[us] ^ moved;
         self.en_passant = None;
         self.side_to_move = !us;
         self.checkers = self.checkers_after(us, from, to, piece, info);
@@ -158,14 +174,14 @@ impl Position {
         debug_assert!(self.is_consistent());
     }
 
-    /// Takes back `make_plain_quiet_unkeyed(from, to, piece, ..)`, made in a copy of `parent`:
-    /// the mover's boards move back, and the side to move, the en-passant square and the
-    /// checkers are `parent`'s again. Perft makes its plain quiet moves this way, in one copy
-    /// of their parent, instead of a copy per move.
+    /// Makes this position `parent` again after plain quiet moves of `piece` made here with
+    /// `make_plain_quiet_from(parent, ..)`.
     #[inline(always)]
-    pub fn take_back_plain_quiet(&mut self, from: Square, to: Square, piece: Piece, parent: &Position) {
-        self.move_piece::<false>(parent.side_to_move, piece, from, to);
-        self.side_to_move = parent.side_to_move;
+    pub fn restore_plain_quiet(&mut self, piece: Piece, parent: &Position) {
+        let us = parent.side_to_move;
+        self.pieces[piece] = parent.pieces[piece];
+        self.colors[us] = parent.colors[us];
+        self.side_to_move = us;
         self.en_passant = parent.en_passant;
         self.checkers = parent.checkers;
         debug_assert!(self.pieces == parent.pieces && self.colors == parent.colors);

@@ -1,7 +1,7 @@
 //! `Position`: piece bitboards by kind and colour (no mailbox: a smaller copy is faster),
 //! side to move, castling (by rook square, so Chess960 works), en passant, clocks, the
 //! incrementally updated Zobrist key and the checkers of the side to move. Copy-make: a move is
-//! made on a copy; nothing is unmade but perft's plain quiet moves (`take_back_plain_quiet`).
+//! made on a copy; nothing is unmade but perft's plain quiet moves (`restore_plain_quiet`).
 
 mod fen;
 mod make;
