@@ -84,15 +84,23 @@ impl<const BULK: bool, const LEAF: bool> ChildVisitor<'_, BULK, LEAF> {
     }
 
     /// `visit` for the plain quiet moves of `piece` from `origin(to)` to each square of
-    /// `targets` (see `Position::make_plain_quiet_from`): made one after another in the scratch
-    /// copy, which is made the parent again after the last.
+    /// `targets` (see `Position::make_plain_quiet_from`), pawns' double pushes (`DOUBLE`)
+    /// included: made one after another in the scratch copy, which is made the parent again
+    /// after the last.
     #[inline(always)]
-    fn visit_plain_quiets(&mut self, targets: Bitboard, piece: Piece, origin: impl Fn(Square) -> Square) {
+    fn visit_plain_quiets<const DOUBLE: bool>(
+        &mut self,
+        targets: Bitboard,
+        piece: Piece,
+        origin: impl Fn(Square) -> Square,
+    ) {
         if targets.is_empty() {
             return;
         }
         for to in targets {
-            self.scratch.make_plain_quiet_from(self.parent, origin(to), to, piece, &self.info);
+            let from = origin(to);
+            let en_passant = if DOUBLE { Some(to.forward(!self.parent.side_to_move().is_white())) } else { None };
+            self.scratch.make_plain_quiet_from(self.parent, from, to, piece, en_passant, &self.info);
             self.nodes += Self::leaves_below(&self.scratch, self.depth);
         }
         self.scratch.restore_plain_quiet(piece, self.parent);
@@ -121,7 +129,7 @@ impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEA
         let plain = matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen)
             || !self.parent.castling_rights().has_any(self.parent.side_to_move());
         if plain {
-            self.visit_plain_quiets(quiets, piece, |_| from);
+            self.visit_plain_quiets::<false>(quiets, piece, |_| from);
         } else {
             for to in quiets {
                 self.visit(Move::new(from, to, MoveKind::QUIET), piece);
@@ -135,7 +143,9 @@ impl<const BULK: bool, const LEAF: bool> MoveSink for ChildVisitor<'_, BULK, LEA
     #[inline(always)]
     fn pawn_moves(&mut self, targets: Bitboard, shift: i8, kind: MoveKind) {
         if kind == MoveKind::QUIET {
-            self.visit_plain_quiets(targets, Piece::Pawn, |to| pawn_origin(to, shift));
+            self.visit_plain_quiets::<false>(targets, Piece::Pawn, |to| pawn_origin(to, shift));
+        } else if kind == MoveKind::DOUBLE_PUSH {
+            self.visit_plain_quiets::<true>(targets, Piece::Pawn, |to| pawn_origin(to, shift));
         } else {
             for to in targets {
                 self.visit(Move::new(pawn_origin(to, shift), to, kind), Piece::Pawn);

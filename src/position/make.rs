@@ -136,12 +136,12 @@ impl Position {
         self.make_piece_move::<false>(mv, piece, info);
     }
 
-    /// `make_move_unkeyed` for a plain quiet move (no capture, castling, promotion or double
-    /// push) of a knight, bishop, queen or single-stepping pawn, or of a king or rook whose side
-    /// holds no castling right, made from `parent` into this position: such a move cannot change
-    /// the castling rights or leave an en-passant square, so only the mover's two boards, the
-    /// side to move, the en-passant square and the checkers change (the key and the clocks stay
-    /// stale, as in `make_move_unkeyed`).
+    /// `make_move_unkeyed` for a plain quiet move (no capture, castling or promotion) of a
+    /// knight, bishop, queen or pawn, or of a king or rook whose side holds no castling right,
+    /// made from `parent` into this position: such a move cannot change the castling rights, so
+    /// only the mover's two boards, the side to move, the en-passant square (`en_passant`: the
+    /// square a pawn's double push crossed, else none) and the checkers change (the key and the
+    /// clocks stay stale, as in `make_move_unkeyed`).
     ///
     /// This position must equal `parent` but for an earlier plain quiet move of the same
     /// `piece` made here: each of the changed fields is written from `parent`'s, never read back
@@ -156,6 +156,7 @@ impl Position {
         from: Square,
         to: Square,
         piece: Piece,
+        en_passant: Option<Square>,
         info: &CheckInfo,
     ) {
         debug_assert!(
@@ -163,11 +164,12 @@ impl Position {
                 || !parent.castling.has_any(parent.side_to_move)
         );
         debug_assert!(parent.piece_on(to).is_none() && parent.piece_on(from) == Some(piece));
+        debug_assert!(en_passant.is_none() || piece == Piece::Pawn);
         let us = parent.side_to_move;
         let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.pieces[piece] = parent.pieces[piece] ^ moved;
         self.colors[us] = parent.colors[us] ^ moved;
-        self.en_passant = None;
+        self.en_passant = en_passant;
         self.side_to_move = !us;
         self.checkers = self.checkers_after(us, from, to, piece, info);
         debug_assert_eq!(self.checkers, self.checkers_of(us));
