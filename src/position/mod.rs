@@ -382,4 +382,68 @@ mod tests {
         // bytes as 5-8% of perft time, so it was dropped.
         assert!(std::mem::size_of::<Position>() <= 96, "{}", std::mem::size_of::<Position>());
     }
+
+    /// Perft's plain quiet moves (`make_plain_quiet_from`), made one after another in one copy
+    /// as perft makes them (a piece's moves with no restore in between), each equal the
+    /// general make of the same move, and the restore gives the parent back; over random games
+    /// from positions with castling rights, pins, checks, en passant and Chess960 castling.
+    #[test]
+    fn plain_quiet_moves_from_the_parent_equal_the_general_make() {
+        use crate::movegen::generate_legal;
+        use crate::movegen::MoveList;
+        use crate::types::MoveKind;
+        let mut state = 0x5eed_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for (fen, chess960) in [
+            (START_FEN, false),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false),
+            ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true),
+        ] {
+            let variant = if chess960 { Variant::Chess960 } else { Variant::Standard };
+            let mut pos =
+                Position::parse_fen(fen, variant).map(|parsed| parsed.position).unwrap_or_else(|e| unreachable!("{e}"));
+            for _ in 0..120 {
+                let mut list = MoveList::new();
+                generate_legal(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let info = pos.check_info();
+                let us = pos.side_to_move();
+                let mut scratch = pos.clone();
+                // One batch per kind of piece (perft's batches are one piece's moves, or all the
+                // pawns' single pushes): the restore comes only after the last.
+                for piece in Piece::ALL {
+                    let plain_mover = matches!(piece, Piece::Knight | Piece::Bishop | Piece::Queen | Piece::Pawn)
+                        || !pos.castling_rights().has_any(us);
+                    let moves = list.iter().filter(|mv| {
+                        pos.piece_on(mv.from()) == Some(piece)
+                            && plain_mover
+                            && (mv.kind() == MoveKind::QUIET || mv.kind() == MoveKind::DOUBLE_PUSH)
+                    });
+                    for &mv in moves {
+                        let mut expected = pos.clone();
+                        expected.make_move_unkeyed(mv, piece, &info);
+                        let en_passant = (mv.kind() == MoveKind::DOUBLE_PUSH).then(|| mv.to().forward(!us.is_white()));
+                        scratch.make_plain_quiet_from(&pos, mv.from(), mv.to(), piece, en_passant, &info);
+                        assert!(scratch == expected, "{mv:?} in {}", pos.to_fen());
+                        checked += 1;
+                    }
+                    scratch.restore_plain_quiet(piece, &pos);
+                    assert!(scratch == pos, "restore after the {piece:?} moves in {}", pos.to_fen());
+                }
+                let mv = list[(next() % list.len() as u64) as usize];
+                pos.make_move(mv);
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
 }
