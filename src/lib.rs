@@ -24,3 +24,18 @@ pub mod tune;
 pub mod book;
 pub mod games;
 pub mod platform;
+
+/// Helpers shared by the unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// A xorshift64 generator from `seed` (not zero): the tests' cheap, reproducible randomness.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+}

@@ -569,13 +569,7 @@ mod tests {
 
     #[test]
     fn is_legal_move_agrees_with_generation() {
-        let mut state = 0xfeed_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0xfeed);
         let mut checked = 0;
         for fen in [
             crate::position::START_FEN,

@@ -628,13 +628,7 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
         ];
-        let mut state = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x1234_5678_9abc_def1);
         let mut parsed = 0;
         for i in 0..200_000 {
             let mut bytes = seeds[i % seeds.len()].as_bytes().to_vec();

@@ -392,13 +392,7 @@ mod tests {
         use crate::movegen::generate_legal;
         use crate::movegen::MoveList;
         use crate::types::MoveKind;
-        let mut state = 0x5eed_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x5eed);
         let mut checked = 0;
         for (fen, chess960) in [
             (START_FEN, false),

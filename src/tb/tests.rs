@@ -137,13 +137,7 @@ fn corrupt_tables_never_crash() {
         })
         .collect();
     assert!(positions.len() >= 1000);
-    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
     let mut unusable = 0;
     let rounds = std::env::var("SPRINGER_TB_FUZZ_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(60);
     for round in 0..rounds {
