@@ -149,7 +149,43 @@ impl MovePicker {
     }
 
     /// The next move, or `None` when every move has been handed out.
+    #[inline]
     pub fn next(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) -> Option<Move> {
+        // Most calls come in the middle of a sorted list, the good captures' or the quiets':
+        // hand out its best move here, in the caller, and leave the stages (a much larger
+        // function, with a costly entry) to the rest. A move this skips (one handed out
+        // already, or a losing capture put aside) goes on to the stages, which pick the next
+        // exactly as they would have.
+        match self.stage {
+            Stage::Quiet => {
+                if let Some(mv) = self.pick_best() {
+                    if !self.is_special(mv) {
+                        return Some(mv);
+                    }
+                }
+            }
+            Stage::GoodNoisy => {
+                if let Some(mv) = self.pick_best() {
+                    if mv != self.tt_move && self.hands_out_noisy_now(pos, mv) {
+                        return Some(mv);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.next_by_stage(pos, histories, context)
+    }
+
+    /// Whether `mv` is the TT move, a killer or the counter move, each handed out in a stage
+    /// of its own before the quiet list.
+    #[inline(always)]
+    fn is_special(&self, mv: Move) -> bool {
+        mv == self.tt_move || mv == self.killers[0] || mv == self.killers[1] || mv == self.counter
+    }
+
+    /// `next` through the stages.
+    #[inline(never)]
+    fn next_by_stage(&mut self, pos: &Position, histories: &Histories, context: &QuietContext) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -193,11 +229,7 @@ impl MovePicker {
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => match self.pick_best() {
-                    Some(mv)
-                        if mv == self.tt_move
-                            || mv == self.killers[0]
-                            || mv == self.killers[1]
-                            || mv == self.counter => {}
+                    Some(mv) if self.is_special(mv) => {}
                     Some(mv) => return Some(mv),
                     None => self.stage = Stage::BadNoisy,
                 },
