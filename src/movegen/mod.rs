@@ -210,9 +210,10 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
             }
         }
     }
-    // Castling needs the squares on the king's paths as well: the full map then.
+    // Castling needs the squares on the king's paths as well: the enemy's map of every
+    // square the king may step or castle through (`castle_danger`).
     let danger = if castle_rooks.is_nonempty() {
-        pos.attacks_of(them, without_king)
+        castle_danger(pos, them, ksq, castle_rooks, without_king)
     } else {
         king_danger(pos, them, ksq, king_targets, without_king)
     };
@@ -281,6 +282,30 @@ fn generate_piece_and_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
         sink.piece_moves(from, moves & quiet_targets, moves & capture_targets);
     }
     generate_pawn_moves::<G, S, WHITE>(pos, sink, check_mask, pins.orthogonal, pins.diagonal);
+}
+
+/// The squares `them` attacks among those next to the king on `ksq` and those its castling
+/// paths with `castle_rooks` cross, when `occupied` holds the blockers: every pawn, knight and
+/// the king, and only the sliders whose empty-board lines reach one of those squares. Squares
+/// elsewhere may be missing from the result.
+#[inline(always)]
+fn castle_danger(pos: &Position, them: Color, ksq: Square, castle_rooks: Bitboard, occupied: Bitboard) -> Bitboard {
+    let mut diagonal_reach = attacks::bishops_near_king(ksq);
+    let mut orthogonal_reach = attacks::rooks_near_king(ksq);
+    let mut far_path = Bitboard::EMPTY;
+    for rook in castle_rooks {
+        far_path |= attacks::castling_king_path(ksq, rook);
+    }
+    for sq in far_path & !attacks::king(ksq) {
+        diagonal_reach |= attacks::bishop_rays(sq);
+        orthogonal_reach |= attacks::rook_rays(sq);
+    }
+    pos.leaper_attacks(them)
+        | attacks::slider_map(
+            pos.diagonal_sliders(them) & diagonal_reach,
+            pos.orthogonal_sliders(them) & orthogonal_reach,
+            occupied,
+        )
 }
 
 /// The squares of `targets` (next to the king on `ksq`) that `them` attacks when `occupied`
