@@ -129,17 +129,23 @@ impl Position {
         // Most positions have no enemy slider on any of the king's lines, which the empty-board
         // rays tell without a slider lookup (always inlined: called out of line, this costs more
         // than it saves).
-        if ((attacks::rook_rays(ksq) & orthogonal) | (attacks::bishop_rays(ksq) & diagonal)).is_empty() {
+        // Each kind of line is looked up only when an enemy slider of that kind stands on it.
+        let orthogonal = attacks::rook_rays(ksq) & orthogonal;
+        let diagonal = attacks::bishop_rays(ksq) & diagonal;
+        if (orthogonal | diagonal).is_empty() {
             return rays;
         }
         // Looking from the king through our own pieces (only theirs block) finds the snipers.
-        for sniper in attacks::rook(ksq, theirs) & orthogonal {
+        let orthogonal_snipers =
+            if orthogonal.is_empty() { orthogonal } else { attacks::rook(ksq, theirs) & orthogonal };
+        for sniper in orthogonal_snipers {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
                 rays.orthogonal |= between.with(sniper);
             }
         }
-        for sniper in attacks::bishop(ksq, theirs) & diagonal {
+        let diagonal_snipers = if diagonal.is_empty() { diagonal } else { attacks::bishop(ksq, theirs) & diagonal };
+        for sniper in diagonal_snipers {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
                 rays.diagonal |= between.with(sniper);
