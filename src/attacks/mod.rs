@@ -152,6 +152,20 @@ pub fn castling_king_path(king: Square, rook: Square) -> Bitboard {
     Bitboard(CASTLING_KING_PATH[king][rook])
 }
 
+/// Squares whose diagonals (on an empty board) reach a square of the king's castling path with
+/// the rook on `rook` that is not next to the king: the bishops and queens castling adds to
+/// `bishops_near_king`.
+#[inline(always)]
+pub fn castling_diagonal_reach(king: Square, rook: Square) -> Bitboard {
+    Bitboard(CASTLING_DIAGONAL_REACH[king][rook])
+}
+
+/// Like `castling_diagonal_reach`, for ranks and files (rooks and queens).
+#[inline(always)]
+pub fn castling_orthogonal_reach(king: Square, rook: Square) -> Bitboard {
+    Bitboard(CASTLING_ORTHOGONAL_REACH[king][rook])
+}
+
 /// The squares that must be empty for a king on `king` to castle with the rook on `rook` (the
 /// same rank): both pieces' paths and landing squares, less the two pieces' own squares.
 #[inline(always)]
@@ -202,6 +216,11 @@ mod tests {
                 assert_eq!(line(sq, b).0, tablegen::line(i, b.index()));
                 let (king_path, clear) = tablegen::castling_paths(i, b.index());
                 assert_eq!((castling_king_path(sq, b).0, castling_clear(sq, b).0), (king_path, clear));
+                let far = Bitboard(king_path) & !king(sq);
+                let diagonal_reach = far.into_iter().fold(Bitboard::EMPTY, |reach, to| reach | bishop_rays(to));
+                let orthogonal_reach = far.into_iter().fold(Bitboard::EMPTY, |reach, to| reach | rook_rays(to));
+                assert_eq!(castling_diagonal_reach(sq, b), diagonal_reach);
+                assert_eq!(castling_orthogonal_reach(sq, b), orthogonal_reach);
             }
         }
     }

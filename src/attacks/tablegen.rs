@@ -249,6 +249,14 @@ pub fn castling_paths(king: usize, rook: usize) -> (u64, u64) {
     (king_path, clear)
 }
 
+/// The squares from which a slider with empty-board lines `rays` could attack a square of the
+/// king's castling path with the rook on `rook` that is not next to the king (those are covered
+/// by the near-king tables): the slider lookups castling adds to the king's own.
+pub fn castling_reach(king: usize, rook: usize, rays: impl Fn(usize) -> u64) -> u64 {
+    let far = castling_paths(king, rook).0 & !king_attacks(king);
+    (0..64).filter(|&sq| far >> sq & 1 != 0).fold(0, |reach, sq| reach | rays(sq))
+}
+
 /// The Zobrist keys, drawn in this order: 2 x 6 x 64 piece-square keys (colour, piece, square),
 /// 16 castling-rights keys, 8 en-passant file keys, then the side-to-move key.
 pub fn zobrist_keys() -> Vec<u64> {
@@ -326,6 +334,12 @@ pub fn render_all(pext_layout: bool) -> String {
     });
     render_nested(&mut out, "CASTLING_CLEAR", "[[u64; 64]; 64]", 64, |k| {
         (0..64).map(|r| castling_paths(k, r).1).collect()
+    });
+    render_nested(&mut out, "CASTLING_DIAGONAL_REACH", "[[u64; 64]; 64]", 64, |k| {
+        (0..64).map(|r| castling_reach(k, r, bishop_rays)).collect()
+    });
+    render_nested(&mut out, "CASTLING_ORTHOGONAL_REACH", "[[u64; 64]; 64]", 64, |k| {
+        (0..64).map(|r| castling_reach(k, r, rook_rays)).collect()
     });
     let keys = zobrist_keys();
     render_nested(&mut out, "ZOBRIST_PIECE_SQUARE", "[[u64; 64]; 12]", 12, |i| keys[i * 64..(i + 1) * 64].to_vec());

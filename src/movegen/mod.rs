@@ -292,13 +292,9 @@ fn generate_piece_and_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
 fn castle_danger(pos: &Position, them: Color, ksq: Square, castle_rooks: Bitboard, occupied: Bitboard) -> Bitboard {
     let mut diagonal_reach = attacks::bishops_near_king(ksq);
     let mut orthogonal_reach = attacks::rooks_near_king(ksq);
-    let mut far_path = Bitboard::EMPTY;
     for rook in castle_rooks {
-        far_path |= attacks::castling_king_path(ksq, rook);
-    }
-    for sq in far_path & !attacks::king(ksq) {
-        diagonal_reach |= attacks::bishop_rays(sq);
-        orthogonal_reach |= attacks::rook_rays(sq);
+        diagonal_reach |= attacks::castling_diagonal_reach(ksq, rook);
+        orthogonal_reach |= attacks::castling_orthogonal_reach(ksq, rook);
     }
     pos.leaper_attacks(them)
         | attacks::slider_map(
