@@ -189,7 +189,7 @@ fn generate_for<G: GenType, S: MoveSink, const WHITE: bool>(pos: &Position, sink
 
     // King moves and castling need the squares the enemy attacks once the king has left its
     // square (so the king cannot step back along a checking slider's line): only the king's
-    // targets (`king_danger`), unless castling needs its paths too (the full map).
+    // targets (`king_danger`), unless castling needs its paths too (`castle_danger`).
     let without_king = occupied.without(ksq);
     let mut king_targets = attacks::king(ksq) & !ours;
     if !G::QUIET {
@@ -286,8 +286,9 @@ fn generate_piece_and_pawn_moves<G: GenType, S: MoveSink, const WHITE: bool>(
 
 /// The squares `them` attacks among those next to the king on `ksq` and those its castling
 /// paths with `castle_rooks` cross, when `occupied` holds the blockers: every pawn, knight and
-/// the king, and only the sliders whose empty-board lines reach one of those squares. Squares
-/// elsewhere may be missing from the result.
+/// the king, and only the sliders whose empty-board lines reach one of those squares (for the
+/// path squares not next to the king, build.rs's tables by king and rook square say which).
+/// Squares elsewhere may be missing from the result.
 #[inline(always)]
 fn castle_danger(pos: &Position, them: Color, ksq: Square, castle_rooks: Bitboard, occupied: Bitboard) -> Bitboard {
     let mut diagonal_reach = attacks::bishops_near_king(ksq);
