@@ -5,7 +5,8 @@
 # a fixed node count is independent of CPU load, so it may share a core with datagen at the
 # lowest priority (`tools/lowprio.sh tools/sprt-ab.sh ...`) without disturbing a timed match.
 # Environment: CONC (default 1), ELO0/ELO1 (default 0/10); NAME (the new side's name, default
-# NEW's file name) and EVALFILE (a net the new side loads: tools/sprt-net.sh). Writes
+# NEW's file name), EVALFILE (a net the new side loads: tools/sprt-net.sh) and BASE_EVALFILE (a
+# net the base side loads, to compare two candidate nets in one build). Writes
 # LOGDIR/sprt-NAME-TAG-SEED.{log,pgn,json} (TAG: `8+0.08` for a clock, `nodes-N` otherwise;
 # default LOGDIR /work/matches); continue an SPRT with a new SEED and sum the runs with
 # tools/sprt_sum.py.
@@ -16,12 +17,14 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd); SHARED=$ROOT/../shared
 mkdir -p "$LOGDIR"; LOGDIR=$(realpath "$LOGDIR")
 case $LIMIT in tc=*) TAG=${LIMIT#tc=} ;; *) TAG=$(echo "$LIMIT" | tr = -) ;; esac
 OUT=$LOGDIR/sprt-$NAME-$TAG-$SEED
+BASE_NET=
+[ -n "${BASE_EVALFILE:-}" ] && BASE_NET=option.EvalFile=$(realpath "$BASE_EVALFILE")
 set -- name="$NAME" cmd="$NEW"
 [ -n "${EVALFILE:-}" ] && set -- "$@" option.EvalFile="$(realpath "$EVALFILE")"
 cd "$SHARED/tools"
 exec python3 match.py \
   -engine "$@" \
-  -engine name=base cmd="$BASE" \
+  -engine name=base cmd="$BASE" ${BASE_NET:+"$BASE_NET"} \
   -each "$LIMIT" option.Hash=16 option.Threads=1 -concurrency "$CONC" \
   -openings file=../openings/balanced.epd order=random -srand "$SEED" \
   -resign movecount=3 score=600 -draw movenumber=40 movecount=8 score=10 -maxmoves 200 \
