@@ -126,10 +126,10 @@ impl Position {
         let orthogonal = self.orthogonal_sliders(!color);
         let diagonal = self.diagonal_sliders(!color);
         let mut rays = PinRays::default();
-        // Most positions have no enemy slider on any of the king's lines, which the empty-board
-        // rays tell without a slider lookup (always inlined: called out of line, this costs more
-        // than it saves).
-        // Each kind of line is looked up only when an enemy slider of that kind stands on it.
+        // The empty-board rays tell which enemy sliders stand on the king's lines, without a
+        // slider lookup: most positions have none (always inlined: called out of line, this
+        // costs more than it saves), and each kind of line is looked up only when a slider of
+        // that kind stands on it.
         let orthogonal = attacks::rook_rays(ksq) & orthogonal;
         let diagonal = attacks::bishop_rays(ksq) & diagonal;
         if (orthogonal | diagonal).is_empty() {
@@ -137,14 +137,15 @@ impl Position {
         }
         // Looking from the king through our own pieces (only theirs block) finds the snipers.
         let orthogonal_snipers =
-            if orthogonal.is_empty() { orthogonal } else { attacks::rook(ksq, theirs) & orthogonal };
+            if orthogonal.is_empty() { Bitboard::EMPTY } else { attacks::rook(ksq, theirs) & orthogonal };
         for sniper in orthogonal_snipers {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
                 rays.orthogonal |= between.with(sniper);
             }
         }
-        let diagonal_snipers = if diagonal.is_empty() { diagonal } else { attacks::bishop(ksq, theirs) & diagonal };
+        let diagonal_snipers =
+            if diagonal.is_empty() { Bitboard::EMPTY } else { attacks::bishop(ksq, theirs) & diagonal };
         for sniper in diagonal_snipers {
             let between = attacks::between(ksq, sniper);
             if (between & occupied).count() == 1 {
