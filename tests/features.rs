@@ -200,7 +200,8 @@ fn the_net_evaluates_and_bad_net_files_are_reported() {
     // A net whose every weight is zero scores 0; loading it changes `eval`.
     let mut zero = b"SPRNNUE1".to_vec();
     zero.extend_from_slice(&(springer::nnue::HIDDEN as u32).to_le_bytes());
-    let layout = springer::nnue::Layout { hidden: springer::nnue::HIDDEN, buckets: 1, king_mirror: false };
+    let layout =
+        springer::nnue::Layout { hidden: springer::nnue::HIDDEN, buckets: 1, inputs: springer::nnue::Inputs::PLAIN };
     zero.resize(springer::nnue::net_bytes(layout), 0);
     let path = std::env::temp_dir().join(format!("springer-test-net-{}.nnue", std::process::id()));
     std::fs::write(&path, &zero).expect("write net");
@@ -549,5 +550,65 @@ fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
     assert_eq!(code, Some(0), "{err}");
     assert!(stdout.starts_with("datagen: 2 games, "), "{stdout}");
     assert!(dir.join("chunk-000000.bin").exists(), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `springer train --init NET --king-buckets` splits a net into four king buckets: the file is a
+/// `SPRNNUE3` net with both flags and four times the input rows, the engine loads it and searches
+/// with it (king moves between buckets recompute the accumulator), and splitting it again is
+/// refused. From scratch, `--king-buckets` gives the same header.
+#[test]
+fn a_net_is_split_into_king_buckets_loaded_and_searched() {
+    let dir = std::env::temp_dir().join(format!("springer-test-king-buckets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let data = dir.join("positions.txt");
+    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), "1".into()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
+    };
+    let embedded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
+    let split = dir.join("split.nnue");
+    let out = run(&[
+        "--init",
+        embedded.to_str().unwrap_or_default(),
+        "--king-buckets",
+        "--out",
+        split.to_str().unwrap_or_default(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&split).expect("the split net");
+    let plain = std::fs::read(&embedded).expect("the embedded net");
+    assert!(bytes.starts_with(springer::nnue::MIRRORED_NET_MAGIC));
+    assert_eq!(u32::from_le_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]), 3, "mirrored and king-bucketed");
+    let feature_layer = 2 * springer::nnue::INPUTS * springer::nnue::HIDDEN;
+    assert_eq!(bytes.len(), plain.len() + 64 + 3 * feature_layer, "the map and three more sets of rows");
+    let again = run(&[
+        "--init",
+        split.to_str().unwrap_or_default(),
+        "--king-buckets",
+        "--out",
+        &dir.join("x.nnue").display().to_string(),
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("without king buckets"));
+    let scratch = dir.join("scratch.nnue");
+    let out =
+        run(&["--king-mirror", "--king-buckets", "--buckets", "8", "--out", scratch.to_str().unwrap_or_default()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&scratch).expect("the net")[..84], bytes[..84], "the same header and map");
+
+    let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {}", split.display()));
+    let lines = e.until("info string", Duration::from_secs(5));
+    assert!(lines.last().is_some_and(|l| l.contains("loaded")), "{lines:?}");
+    // A king walking up the board passes through three of the buckets.
+    e.send("position fen 8/5k2/8/8/8/8/4P3/4K3 w - - 0 1");
+    let score = net_score(&mut e);
+    assert!(score.abs() < 2000, "{score}");
+    e.send("go depth 10");
+    let lines = e.until("bestmove", Duration::from_secs(20));
+    assert!(lines.last().is_some_and(|l| l.starts_with("bestmove ")), "{lines:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

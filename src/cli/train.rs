@@ -40,6 +40,12 @@ pub struct TrainArgs {
     /// would be duplicates, so `--mirror` is refused beside it.
     #[arg(long)]
     king_mirror: bool,
+    /// Four king buckets: each side reads its own set of input rows by where its king stands
+    /// (first rank a-b/g-h, first rank c-f, second rank, the rest; a `SPRNNUE3` net). Beside
+    /// --init it splits that net's rows into the buckets, each a copy, so training starts
+    /// from the same scores.
+    #[arg(long)]
+    king_buckets: bool,
     /// Hidden neurons per perspective: 64, 128, 256 or 512 (default: the embedded net's). A
     /// build reads nets of its embedded net's width only.
     #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
@@ -57,8 +63,22 @@ pub struct TrainArgs {
 
 /// `springer train`: the loss per epoch on stderr, the quantised net to `--out`.
 pub fn run(args: TrainArgs) -> ExitCode {
-    let TrainArgs { data, out, epochs, batch, lr, wdl, threads, seed, mirror, king_mirror, hidden, buckets, init } =
-        args;
+    let TrainArgs {
+        data,
+        out,
+        epochs,
+        batch,
+        lr,
+        wdl,
+        threads,
+        seed,
+        mirror,
+        king_mirror,
+        king_buckets,
+        hidden,
+        buckets,
+        init,
+    } = args;
     if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
         return bad_input("--lr must be positive and --wdl within 0..1");
     }
@@ -73,6 +93,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
         seed,
         mirror,
         king_mirror,
+        king_buckets,
         hidden: hidden as usize,
         buckets: buckets as usize,
         init,

@@ -1,7 +1,7 @@
 //! The hidden layer of both perspectives, and the change a move makes to it.
 
 use super::kernels;
-use super::{active_features, input_index, mirrors, perspective_feature, white_feature, Network, FILE_FLIP, HIDDEN};
+use super::{active_features, perspective_feature, white_feature, Network, FILE_FLIP, HIDDEN, INPUTS};
 use crate::position::Position;
 use crate::types::{Color, Piece};
 
@@ -14,42 +14,42 @@ pub struct Accumulator {
 
 /// The pieces a move adds and removes (as White-perspective features). A move adds at most two
 /// (castling: king and rook) and removes at most two (a capture: the mover's old square and the
-/// captured piece; castling: king and rook). It also says which side of the d/e line each king
-/// stands on afterwards, for king-mirrored nets.
+/// captured piece; castling: king and rook). It also says what each perspective sees afterwards
+/// (`KingView`), for king-mirrored and king-bucketed nets.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Delta {
     added: [u16; 2],
     removed: [u16; 2],
     added_len: u8,
     removed_len: u8,
-    /// Set only for a king-mirrored net: bit `c` (a `Color` index) says that side's king stands
-    /// on files e-h after the move (`mirrors`), `KING_CROSSED` that a king crossed the d/e line.
-    kings: u8,
-}
-
-/// The bit of `Delta::kings` that makes a delta unusable: a king-mirrored net must recompute.
-const KING_CROSSED: u8 = 1 << 2;
-
-/// The bits of `Delta::kings` for `pos`: bit `c` set when colour `c`'s king is on files e-h.
-#[inline(always)]
-fn king_sides(pos: &Position) -> u8 {
-    Color::ALL.into_iter().map(|color| u8::from(mirrors(pos.king_square(color))) << color.index()).sum()
+    /// By perspective (`Color`), what it sees after the move as `KingView::index` (bucket * 2 +
+    /// mirror): always 0 for a net without king views. Plain bytes, as are the fields below: a
+    /// `bool` here gives `Delta` a niche that the search's `Pending(Delta)` then packs its tag
+    /// into, and the copies of the odd-aligned result cost 3 % of bench's time.
+    views: [u8; 2],
+    /// 1 when a king's move changed what its perspective sees (across the d/e line, into another
+    /// king bucket): the delta is unusable and that accumulator must be recomputed.
+    view_changed: u8,
 }
 
 impl Delta {
-    /// No change (a null move), with no king bits (a plain net's deltas never have any).
-    pub const NONE: Delta = Delta { added: [0; 2], removed: [0; 2], added_len: 0, removed_len: 0, kings: 0 };
+    /// No change (a null move), with default views (a plain net's deltas never have others).
+    pub const NONE: Delta =
+        Delta { added: [0; 2], removed: [0; 2], added_len: 0, removed_len: 0, views: [0; 2], view_changed: 0 };
 
     /// What changed from `before` to `after`, one legal move (or a null move) apart, read from the
     /// piece bitboards: castling (Chess960 included), en passant and promotions need no cases.
-    /// The kings' sides are read only for a king-mirrored `net` (a plain net's delta costs
-    /// nothing more).
+    /// The kings are read only for a `net` with king views (a plain net's delta costs nothing
+    /// more).
     #[inline]
     pub fn between(net: &Network, before: &Position, after: &Position) -> Delta {
         let mut delta = Delta::NONE;
-        if net.king_mirror {
-            let (old, new) = (king_sides(before), king_sides(after));
-            delta.kings = if old == new { new } else { new | KING_CROSSED };
+        if net.has_king_views() {
+            let views = Color::ALL.map(|color| net.view(after, color));
+            delta.views = views.map(|view| view.index() as u8);
+            // Only the side that moved can have moved its king.
+            let mover = before.side_to_move();
+            delta.view_changed = u8::from(net.view(before, mover) != views[mover]);
         }
         for color in Color::ALL {
             // A side whose squares did not change has no piece that changed.
@@ -81,18 +81,24 @@ impl Delta {
     }
 
     /// Whether the net this delta was made for can apply it to the parent's accumulator:
-    /// always, except a king-mirrored net after a king crossed the d/e line (that side's inputs
-    /// all changed: recompute).
+    /// always, except after a king's move changed what its side sees (that side's inputs all
+    /// changed: recompute).
     #[inline(always)]
     pub fn is_updatable(&self) -> bool {
-        self.kings & KING_CROSSED == 0
+        self.view_changed == 0
     }
 
     /// What to XOR into `perspective`'s features: `FILE_FLIP` when the delta's net mirrors that
     /// perspective after the move (the branch-free form of `input_index`'s `mirror`), else 0.
     #[inline(always)]
     fn file_flip(&self, perspective: Color) -> u16 {
-        u16::from((self.kings >> perspective.index()) & 1) * FILE_FLIP
+        u16::from(self.views[perspective] & 1) * FILE_FLIP
+    }
+
+    /// The first row of `perspective`'s king bucket after the move.
+    #[inline(always)]
+    fn bucket_start(&self, perspective: Color) -> usize {
+        usize::from(self.views[perspective] >> 1) * INPUTS
     }
 }
 
@@ -113,10 +119,10 @@ impl Accumulator {
     #[inline(always)]
     pub(super) fn refreshed_loops(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator { values: [net.feature_bias; 2] };
-        let mirror = Color::ALL.map(|perspective| net.mirrors(pos, perspective));
+        let views = Color::ALL.map(|perspective| net.view(pos, perspective));
         for feature in active_features(pos) {
             for perspective in Color::ALL {
-                let row = &net.feature_weights[input_index(feature, perspective, mirror[perspective])];
+                let row = &net.feature_weights[net.row_index(feature, perspective, views[perspective])];
                 add_row(&mut acc.values[perspective], row);
             }
         }
@@ -134,7 +140,7 @@ impl Accumulator {
     /// first and no value is stored twice. Only for an updatable delta made for `net`.
     #[inline]
     pub fn update_into(&self, net: &Network, delta: &Delta, out: &mut Accumulator) {
-        debug_assert!(delta.is_updatable(), "a king crossed the d/e line: recompute instead");
+        debug_assert!(delta.is_updatable(), "a king changed what its side sees: recompute instead");
         kernels::run(
             #[inline(always)]
             || self.update_loops(net, delta, out),
@@ -147,8 +153,8 @@ impl Accumulator {
         for perspective in Color::ALL {
             let source = &self.values[perspective];
             let target = &mut out.values[perspective];
-            let flip = delta.file_flip(perspective);
-            let row = |feature: u16| &net.feature_weights[perspective_feature(feature ^ flip, perspective)];
+            let (flip, start) = (delta.file_flip(perspective), delta.bucket_start(perspective));
+            let row = |feature: u16| &net.feature_weights[start + perspective_feature(feature ^ flip, perspective)];
             match (delta.added(), delta.removed()) {
                 // A quiet move or a promotion.
                 (&[a], &[r]) => {

@@ -3,22 +3,29 @@
 //! (`HIDDEN`), the output weights (side to move's `HIDDEN`, then the other side's), and the output
 //! bias as an `i32`. `SPRNNUE2` (output buckets): the magic, the hidden size and the bucket count
 //! (u32 each), the same feature layer, each bucket's output weights in bucket order, then each
-//! bucket's `i32` bias. `SPRNNUE3` (king-mirrored inputs, `Layout::king_mirror`): as `SPRNNUE2`
-//! with a fourth `u32` of flags after the bucket count, bit 0 set (no other bit is defined). A
-//! build reads nets of its own `HIDDEN`, the embedded net's (`src/nnue/mod.rs`), with any bucket
-//! count up to `MAX_BUCKETS`, mirrored or not; the trainer writes any width.
+//! bucket's `i32` bias. `SPRNNUE3` (arranged inputs, `Inputs`): as `SPRNNUE2` with a fourth `u32`
+//! of flags after the bucket count: bit 0 king mirroring; bit 1 king buckets, whose 64-byte map
+//! (`KingBuckets`, by the king's square a1..h8) follows the flags, and whose feature layer has
+//! `INPUTS` rows per king bucket, bucket by bucket. A build reads nets of its own `HIDDEN`, the
+//! embedded net's (`src/nnue/mod.rs`), with any bucket count up to `MAX_BUCKETS` and up to
+//! `MAX_KING_BUCKETS` king buckets; the trainer writes any width.
 
-use super::{Network, OutputLayer, HIDDEN, INPUTS};
+use super::{Inputs, KingBuckets, Network, OutputLayer, HIDDEN, INPUTS, MAX_KING_BUCKETS};
 use std::fmt;
 
 /// The first bytes of a net with one output layer.
 pub const NET_MAGIC: &[u8; 8] = b"SPRNNUE1";
 /// The first bytes of a net with output buckets.
 pub const BUCKETED_NET_MAGIC: &[u8; 8] = b"SPRNNUE2";
-/// The first bytes of a net with king-mirrored inputs (and any number of output buckets).
+/// The first bytes of a net with king-mirrored inputs or king buckets (and any number of output
+/// buckets).
 pub const MIRRORED_NET_MAGIC: &[u8; 8] = b"SPRNNUE3";
 /// The flag bit of king-mirrored inputs in a `SPRNNUE3` header.
 const KING_MIRROR_FLAG: u32 = 1;
+/// The flag bit of king buckets in a `SPRNNUE3` header: their map follows the flags.
+const KING_BUCKETS_FLAG: u32 = 2;
+/// Where a `SPRNNUE3` header's flags start.
+const FLAGS_AT: usize = 16;
 
 /// What a net file's header gives: the shape of the net.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,9 +34,8 @@ pub struct Layout {
     pub hidden: usize,
     /// Output layers (`output_bucket`).
     pub buckets: usize,
-    /// Each perspective sees the board mirrored left to right when its own king stands on files
-    /// e-h (`nnue::input_index`).
-    pub king_mirror: bool,
+    /// King mirroring and king buckets.
+    pub inputs: Inputs,
 }
 
 /// The most output buckets a net may have (one per piece count from 2 to 32 would be 31).
@@ -40,11 +46,23 @@ pub const fn readable_buckets(buckets: usize) -> bool {
     buckets >= 1 && buckets <= MAX_BUCKETS
 }
 
-/// The header's size: the magic, the hidden size, (bucketed and mirrored nets) the bucket count
-/// and (mirrored nets) the flags.
+/// Whether a net of `inputs` needs the `SPRNNUE3` header.
+const fn has_flags(inputs: &Inputs) -> bool {
+    inputs.king_mirror || has_king_buckets(inputs)
+}
+
+/// Whether `inputs` has more than one king bucket.
+const fn has_king_buckets(inputs: &Inputs) -> bool {
+    inputs.king_buckets.count() > 1
+}
+
+/// The header's size: the magic, the hidden size, (bucketed and `SPRNNUE3` nets) the bucket
+/// count and (`SPRNNUE3`) the flags and the king buckets' map.
 const fn header_bytes(layout: Layout) -> usize {
-    if layout.king_mirror {
-        20
+    if has_king_buckets(&layout.inputs) {
+        FLAGS_AT + 4 + 64
+    } else if layout.inputs.king_mirror {
+        FLAGS_AT + 4
     } else if layout.buckets == 1 {
         12
     } else {
@@ -55,7 +73,8 @@ const fn header_bytes(layout: Layout) -> usize {
 /// The size of a net file of `layout`.
 pub const fn net_bytes(layout: Layout) -> usize {
     let (hidden, buckets) = (layout.hidden, layout.buckets);
-    header_bytes(layout) + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+    let rows = INPUTS * layout.inputs.king_buckets.count();
+    header_bytes(layout) + 2 * (rows * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// Whether `bytes` starts with `magic`.
@@ -81,23 +100,45 @@ const fn read_header(bytes: &[u8]) -> Result<Layout, NetError> {
     if !(plain || bucketed || mirrored) {
         return Err(NetError::NotANet);
     }
-    // The header's length depends only on its kind (any bucket count above 1 reads as bucketed).
-    let header = header_bytes(Layout { hidden: 0, buckets: if plain { 1 } else { 2 }, king_mirror: mirrored });
+    let header = if plain {
+        12
+    } else if bucketed {
+        16
+    } else {
+        FLAGS_AT + 4
+    };
     if bytes.len() < header {
         return Err(too_short);
     }
     let hidden = u32_at(bytes, 8) as usize;
     if plain {
-        return Ok(Layout { hidden, buckets: 1, king_mirror: false });
+        return Ok(Layout { hidden, buckets: 1, inputs: Inputs::PLAIN });
     }
     let buckets = u32_at(bytes, 12) as usize;
-    if mirrored {
-        let flags = u32_at(bytes, 16);
-        if flags != KING_MIRROR_FLAG {
-            return Err(NetError::UnknownFlags(flags));
+    if bucketed {
+        return Ok(Layout { hidden, buckets, inputs: Inputs::PLAIN });
+    }
+    let flags = u32_at(bytes, FLAGS_AT);
+    if flags & !(KING_MIRROR_FLAG | KING_BUCKETS_FLAG) != 0 || flags == 0 {
+        return Err(NetError::UnknownFlags(flags));
+    }
+    let mut king_buckets = KingBuckets::NONE;
+    if flags & KING_BUCKETS_FLAG != 0 {
+        let map_at = FLAGS_AT + 4;
+        if bytes.len() < map_at + 64 {
+            return Err(too_short);
+        }
+        let mut i = 0;
+        while i < 64 {
+            king_buckets.0[i] = bytes[map_at + i];
+            i += 1;
+        }
+        let count = king_buckets.count();
+        if count < 2 || count > MAX_KING_BUCKETS {
+            return Err(NetError::WrongKingBuckets(count));
         }
     }
-    Ok(Layout { hidden, buckets, king_mirror: mirrored })
+    Ok(Layout { hidden, buckets, inputs: Inputs { king_mirror: flags & KING_MIRROR_FLAG != 0, king_buckets } })
 }
 
 /// The little-endian `u32` at byte `at`.
@@ -114,29 +155,35 @@ pub(super) const fn layout_of(bytes: &[u8]) -> Layout {
     }
 }
 
-/// A net file of `hidden` neurons, king-mirrored inputs or not, and one output layer per entry
-/// of `output_biases`: the `i16` words in file order (feature weights row by row, feature
-/// biases, each bucket's output weights) and the output biases.
+/// A net file of `hidden` neurons, its inputs arranged as `inputs` says, and one output layer
+/// per entry of `output_biases`: the `i16` words in file order (feature weights row by row,
+/// feature biases, each bucket's output weights) and the output biases.
 pub fn encode_net(
     hidden: usize,
-    king_mirror: bool,
+    inputs: Inputs,
     words: impl IntoIterator<Item = i16>,
     output_biases: &[i32],
 ) -> Vec<u8> {
-    let layout = Layout { hidden, buckets: output_biases.len(), king_mirror };
+    let layout = Layout { hidden, buckets: output_biases.len(), inputs };
     let mut out = Vec::with_capacity(net_bytes(layout));
-    let magic = match (king_mirror, layout.buckets) {
+    let flags = has_flags(&inputs);
+    let magic = match (flags, layout.buckets) {
         (true, _) => MIRRORED_NET_MAGIC,
         (false, 1) => NET_MAGIC,
         (false, _) => BUCKETED_NET_MAGIC,
     };
     out.extend_from_slice(magic);
     out.extend_from_slice(&(hidden as u32).to_le_bytes());
-    if king_mirror || layout.buckets != 1 {
+    if flags || layout.buckets != 1 {
         out.extend_from_slice(&(layout.buckets as u32).to_le_bytes());
     }
-    if king_mirror {
-        out.extend_from_slice(&KING_MIRROR_FLAG.to_le_bytes());
+    if flags {
+        let mirror = if inputs.king_mirror { KING_MIRROR_FLAG } else { 0 };
+        let king_buckets = if has_king_buckets(&inputs) { KING_BUCKETS_FLAG } else { 0 };
+        out.extend_from_slice(&(mirror | king_buckets).to_le_bytes());
+        if king_buckets != 0 {
+            out.extend_from_slice(&inputs.king_buckets.0);
+        }
     }
     for v in words {
         out.extend_from_slice(&v.to_le_bytes());
@@ -159,8 +206,10 @@ pub enum NetError {
     WrongBuckets(usize),
     /// The file has this many bytes, not the size its header gives (0: too short for a header).
     WrongSize(usize, usize),
-    /// A `SPRNNUE3` header with flags other than king mirroring.
+    /// A `SPRNNUE3` header with no flag or an undefined one.
     UnknownFlags(u32),
+    /// A king buckets' map with fewer than 2 or more than `MAX_KING_BUCKETS` buckets.
+    WrongKingBuckets(usize),
 }
 
 impl fmt::Display for NetError {
@@ -173,7 +222,12 @@ impl fmt::Display for NetError {
             NetError::WrongSize(n, expected) => {
                 write!(f, "the net file has {n} bytes; its header asks for {expected}")
             }
-            NetError::UnknownFlags(flags) => write!(f, "the net's header has flags {flags:#x}; only 0x1 is defined"),
+            NetError::UnknownFlags(flags) => {
+                write!(f, "the net's header has flags {flags:#x}; 0x1, 0x2 and 0x3 are defined")
+            }
+            NetError::WrongKingBuckets(count) => {
+                write!(f, "the net has {count} king buckets; 2 to {MAX_KING_BUCKETS} are readable")
+            }
         }
     }
 }
@@ -198,8 +252,7 @@ impl Network {
         let biases_at = size - 4 * buckets;
         let mut words =
             bytes[header_bytes(layout)..biases_at].chunks_exact(2).map(|w| i16::from_le_bytes([w[0], w[1]]));
-        let mut net = Network::zeroed(buckets);
-        net.king_mirror = layout.king_mirror;
+        let mut net = Network::zeroed_with(layout.inputs, buckets);
         let mut fill = |row: &mut [i16; HIDDEN]| row.iter_mut().for_each(|v| *v = words.next().unwrap_or_default());
         net.feature_weights.iter_mut().for_each(&mut fill);
         fill(&mut net.feature_bias);
@@ -215,7 +268,7 @@ impl Network {
         let output_weights = self.output_layers.iter().flat_map(|layer: &OutputLayer| &layer.weights);
         let rows = self.feature_weights.iter().chain([&self.feature_bias]).chain(output_weights);
         let biases: Vec<i32> = self.output_layers.iter().map(|layer| layer.bias).collect();
-        encode_net(HIDDEN, self.king_mirror, rows.flatten().copied(), &biases)
+        encode_net(HIDDEN, self.inputs(), rows.flatten().copied(), &biases)
     }
 }
 
@@ -225,33 +278,48 @@ mod tests {
 
     #[test]
     fn round_trip_and_bad_files() {
-        for (buckets, king_mirror) in [(1, false), (8, false), (1, true), (8, true)] {
-            let mut net = Network::zeroed(buckets);
-            net.king_mirror = king_mirror;
+        let mirrored = Inputs { king_mirror: true, king_buckets: KingBuckets::NONE };
+        let bucketed = Inputs { king_mirror: false, king_buckets: KingBuckets::FOUR };
+        let both = Inputs { king_mirror: true, king_buckets: KingBuckets::FOUR };
+        for (buckets, inputs) in
+            [(1, Inputs::PLAIN), (8, Inputs::PLAIN), (1, mirrored), (8, mirrored), (1, bucketed), (8, both)]
+        {
+            let mut net = Network::zeroed_with(inputs, buckets);
+            let last_row = net.feature_weights.len() - 1;
             net.feature_weights[700][3] = -17;
+            net.feature_weights[last_row][1] = 21;
             net.feature_bias[5] = 9;
             net.output_layers[buckets - 1].weights[1][HIDDEN - 1] = 33;
             net.output_layers[0].bias = -123456;
             let bytes = net.to_bytes();
-            assert_eq!(bytes.len(), net_bytes(Layout { hidden: HIDDEN, buckets, king_mirror }));
-            let magic = match (king_mirror, buckets) {
+            assert_eq!(bytes.len(), net_bytes(Layout { hidden: HIDDEN, buckets, inputs }));
+            let magic = match (inputs != Inputs::PLAIN, buckets) {
                 (true, _) => MIRRORED_NET_MAGIC,
                 (false, 1) => NET_MAGIC,
                 (false, _) => BUCKETED_NET_MAGIC,
             };
             assert!(bytes.starts_with(magic));
             let read = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
-            assert_eq!((read.king_mirror, read.buckets()), (king_mirror, buckets));
+            assert_eq!((read.inputs(), read.buckets()), (inputs, buckets));
+            assert_eq!(read.feature_weights[last_row][1], 21);
             assert_eq!(read.to_bytes(), bytes);
             assert_eq!(Network::from_bytes(&bytes[..1000]).err(), Some(NetError::WrongSize(1000, bytes.len())));
             let mut wrong = bytes.clone();
             let other = if HIDDEN == 64 { 128 } else { 64 };
             wrong[8..12].copy_from_slice(&(other as u32).to_le_bytes());
             assert_eq!(Network::from_bytes(&wrong).err(), Some(NetError::WrongHidden(other)));
-            if king_mirror {
-                let mut flags = bytes.clone();
-                flags[16] = 3;
-                assert_eq!(Network::from_bytes(&flags).err(), Some(NetError::UnknownFlags(3)));
+            if magic == MIRRORED_NET_MAGIC {
+                for undefined in [0, 4, 7] {
+                    let mut flags = bytes.clone();
+                    flags[FLAGS_AT] = undefined;
+                    assert_eq!(Network::from_bytes(&flags).err(), Some(NetError::UnknownFlags(undefined.into())));
+                }
+            }
+            if inputs.king_buckets != KingBuckets::NONE {
+                let mut too_many = bytes.clone();
+                too_many[FLAGS_AT + 4 + 63] = MAX_KING_BUCKETS as u8;
+                let count = MAX_KING_BUCKETS + 1;
+                assert_eq!(Network::from_bytes(&too_many).err(), Some(NetError::WrongKingBuckets(count)));
             }
         }
         assert_eq!(Network::from_bytes(b"hello").err(), Some(NetError::WrongSize(5, 0)));

@@ -5,8 +5,11 @@
 //! Inputs are one-hot (colour relative to the perspective, piece, square) features, 768 per
 //! perspective; Black's perspective sees the board flipped. In a king-mirrored net
 //! (`Network::king_mirror`) each perspective also sees the board mirrored left to right while
-//! its own king stands on files e-h, so the net learns each pattern once for both wings; a king
-//! move across the d/e line then recomputes the accumulator. Each perspective's hidden layer is
+//! its own king stands on files e-h, so the net learns each pattern once for both wings. A net
+//! with king buckets (`KingBuckets`) has one set of 768 input rows per bucket of its own king's
+//! square, so a piece can weigh differently beside a castled king and an exposed one. A king
+//! move that changes what its side sees (across the d/e line, into another bucket) then
+//! recomputes that accumulator. Each perspective's hidden layer is
 //! an accumulator of `i16`s that a move changes by adding and subtracting a few weight rows
 //! (`Delta`). Where there is no parent to update (the root, after a split, a king across the d/e
 //! line) the search starts from the thread's `RefreshCache` of the last accumulator computed for
@@ -64,17 +67,112 @@ const _: () = assert!(
     "the embedded net (nets/default.nnue or EVALFILE) has the wrong size for its header"
 );
 
+/// The king buckets of a net: for each square of a perspective's own king, seen from that
+/// perspective (flipped for Black, and mirrored to files a-d first in a king-mirrored net),
+/// which of the net's sets of `INPUTS` rows that perspective reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets(pub [u8; 64]);
+
+/// The most king buckets a net may have.
+pub const MAX_KING_BUCKETS: usize = 8;
+
+impl KingBuckets {
+    /// One bucket: every square reads the same rows.
+    pub const NONE: KingBuckets = KingBuckets([0; 64]);
+
+    /// Four buckets for a king-mirrored net: on the first rank the two files nearest the
+    /// corner (a-b, g-h), then the two nearest the centre (c-f); the second rank; the rest.
+    /// Kings spend most of a game on the first two ranks, where a castled king and one still
+    /// in the centre want different shelters.
+    #[rustfmt::skip]
+    pub const FOUR: KingBuckets = KingBuckets([
+        0, 0, 1, 1, 1, 1, 0, 0,
+        2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+    ]);
+
+    /// How many buckets: the largest entry plus one.
+    pub const fn count(&self) -> usize {
+        let mut largest = 0;
+        let mut i = 0;
+        while i < 64 {
+            if self.0[i] > largest {
+                largest = self.0[i];
+            }
+            i += 1;
+        }
+        largest as usize + 1
+    }
+
+    /// The bucket of a king on `square` of its own perspective's board.
+    #[inline(always)]
+    pub fn of(&self, square: usize) -> usize {
+        usize::from(self.0[square])
+    }
+}
+
+/// What one perspective sees: which king bucket's rows, and whether the board is mirrored left
+/// to right. It changes only with that perspective's own king.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KingView {
+    pub bucket: u8,
+    pub mirror: bool,
+}
+
+impl KingView {
+    /// A small number that names the view, for tables indexed by it: `bucket * 2 + mirror`.
+    #[inline(always)]
+    pub fn index(self) -> usize {
+        usize::from(self.bucket) * 2 + usize::from(self.mirror)
+    }
+}
+
+/// How a net's inputs are arranged: king mirroring and king buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    /// Each perspective sees the board mirrored left to right when its own king stands on files
+    /// e-h (`input_index`).
+    pub king_mirror: bool,
+    pub king_buckets: KingBuckets,
+}
+
+impl Inputs {
+    /// Neither king mirroring nor king buckets.
+    pub const PLAIN: Inputs = Inputs { king_mirror: false, king_buckets: KingBuckets::NONE };
+
+    /// What `perspective` sees with its own king on `king`.
+    #[inline(always)]
+    pub fn king_view(&self, king: Square, perspective: Color) -> KingView {
+        let mirror = self.king_mirror && mirrors(king);
+        let own = match perspective {
+            Color::White => king as usize,
+            Color::Black => king as usize ^ 56,
+        };
+        let square = if mirror { own ^ usize::from(FILE_FLIP) } else { own };
+        KingView { bucket: self.king_buckets.of(square) as u8, mirror }
+    }
+}
+
 /// The quantised network.
 #[derive(Clone)]
 pub struct Network {
-    /// One row of `HIDDEN` weights per input feature.
-    pub(crate) feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// One row of `HIDDEN` weights per input feature, `INPUTS` rows per king bucket.
+    pub(crate) feature_weights: Box<[[i16; HIDDEN]]>,
     pub(crate) feature_bias: [i16; HIDDEN],
     /// One output layer per bucket (`output_bucket`), at least one.
     pub(crate) output_layers: Vec<OutputLayer>,
-    /// Inputs mirrored left to right for a perspective whose king is on files e-h
-    /// (`input_index`).
-    pub(crate) king_mirror: bool,
+    /// King mirroring and king buckets.
+    inputs: Inputs,
+    /// By perspective, then its king's square: what it sees (`Inputs::king_view`), one lookup
+    /// per king in the search's hot path.
+    king_views: [[KingView; 64]; 2],
+    /// Whether `inputs` is anything but plain: what a perspective sees depends on its king.
+    has_king_views: bool,
 }
 
 /// The output layer of one bucket.
@@ -145,27 +243,64 @@ pub fn active_features(pos: &Position) -> impl Iterator<Item = u16> + '_ {
 }
 
 impl Network {
-    /// A network of `buckets` output layers with every weight zero (its output is 0): a base
-    /// for tests and the file reader.
+    /// A network of `buckets` output layers with every weight zero (its output is 0), no king
+    /// mirroring and no king buckets: a base for tests and the file reader.
     pub fn zeroed(buckets: usize) -> Network {
-        let rows = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
+        Network::zeroed_with(Inputs::PLAIN, buckets)
+    }
+
+    /// A network with every weight zero, its inputs arranged as `inputs` says.
+    pub fn zeroed_with(inputs: Inputs, buckets: usize) -> Network {
         Network {
-            feature_weights: rows.try_into().unwrap_or_else(|_| unreachable!("INPUTS rows")),
+            feature_weights: vec![[0i16; HIDDEN]; INPUTS * inputs.king_buckets.count()].into_boxed_slice(),
             feature_bias: [0; HIDDEN],
             output_layers: vec![OutputLayer { weights: [[0; HIDDEN]; 2], bias: 0 }; buckets.max(1)],
-            king_mirror: false,
+            inputs,
+            king_views: Color::ALL.map(|perspective| {
+                std::array::from_fn(|square| inputs.king_view(Square::from_index(square as u8), perspective))
+            }),
+            has_king_views: inputs != Inputs::PLAIN,
         }
     }
 
-    /// Whether `perspective` sees `pos` mirrored left to right (`input_index`).
+    /// How the inputs are arranged.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
+    /// Whether what a perspective sees depends on its king: a king-mirrored or king-bucketed
+    /// net. A plain net's deltas and refreshes skip the kings.
     #[inline(always)]
-    pub fn mirrors(&self, pos: &Position, perspective: Color) -> bool {
-        self.king_mirror && mirrors(pos.king_square(perspective))
+    pub fn has_king_views(&self) -> bool {
+        self.has_king_views
+    }
+
+    /// What `perspective` sees with its own king on `king`.
+    #[inline(always)]
+    pub fn king_view(&self, king: Square, perspective: Color) -> KingView {
+        self.king_views[perspective][king as usize]
+    }
+
+    /// What `perspective` sees in `pos`.
+    #[inline(always)]
+    pub fn view(&self, pos: &Position, perspective: Color) -> KingView {
+        self.king_view(pos.king_square(perspective), perspective)
+    }
+
+    /// The row of a White-perspective feature for `perspective` seeing `view`.
+    #[inline(always)]
+    pub fn row_index(&self, white: u16, perspective: Color, view: KingView) -> usize {
+        usize::from(view.bucket) * INPUTS + input_index(white, perspective, view.mirror)
     }
 
     /// The number of output layers.
     pub fn buckets(&self) -> usize {
         self.output_layers.len()
+    }
+
+    /// The number of king buckets (sets of `INPUTS` rows).
+    pub fn king_bucket_count(&self) -> usize {
+        self.inputs.king_buckets.count()
     }
 
     /// The network shipped in the binary.

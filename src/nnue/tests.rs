@@ -5,15 +5,26 @@ use super::*;
 use crate::movegen::{generate_legal, MoveList};
 use crate::position::Variant;
 
-/// A pseudo-random net with 8 output buckets, king-mirrored or not.
-fn pseudo_random_net(seed: u64, king_mirror: bool) -> Network {
+/// King-mirrored inputs without king buckets.
+const MIRRORED: Inputs = Inputs { king_mirror: true, king_buckets: KingBuckets::NONE };
+
+/// Every arrangement of the inputs a test covers: plain, king-mirrored, king-bucketed (both the
+/// mirrored way and not).
+const ARRANGEMENTS: [Inputs; 4] = [
+    Inputs::PLAIN,
+    MIRRORED,
+    Inputs { king_mirror: true, king_buckets: KingBuckets::FOUR },
+    Inputs { king_mirror: false, king_buckets: KingBuckets::FOUR },
+];
+
+/// A pseudo-random net with 8 output buckets, its inputs arranged as `inputs` says.
+fn pseudo_random_net(seed: u64, inputs: Inputs) -> Network {
     let mut state = seed;
     let mut next = |range: i64| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 33) as i64 % (2 * range + 1) - range) as i16
     };
-    let mut net = Network::zeroed(8);
-    net.king_mirror = king_mirror;
+    let mut net = Network::zeroed_with(inputs, 8);
     net.feature_weights.iter_mut().flatten().for_each(|w| *w = next(200));
     net.feature_bias.iter_mut().for_each(|w| *w = next(100) + 100);
     for layer in &mut net.output_layers {
@@ -61,8 +72,8 @@ fn random_games(games: u64, plies: usize, mut check: impl FnMut(&Position, &Posi
 
 #[test]
 fn incremental_updates_equal_a_full_refresh() {
-    for king_mirror in [false, true] {
-        let net = pseudo_random_net(1, king_mirror);
+    for inputs in ARRANGEMENTS {
+        let net = pseudo_random_net(1, inputs);
         let (mut moves, mut recomputed) = (0, 0);
         let mut acc = None;
         random_games(250, 60, |before, after| {
@@ -71,10 +82,18 @@ fn incremental_updates_equal_a_full_refresh() {
                 _ => Accumulator::refreshed(&net, before),
             };
             let delta = Delta::between(&net, before, after);
-            let crossed = before.king_square(before.side_to_move()).file().index() / 4
-                != after.king_square(before.side_to_move()).file().index() / 4;
-            // Only a king-mirrored net's king crossing the d/e line must be recomputed.
-            assert_eq!(delta.is_updatable(), !(king_mirror && crossed), "{} after {}", after.to_fen(), before.to_fen());
+            let mover = before.side_to_move();
+            let crossed = before.king_square(mover).file().index() / 4 != after.king_square(mover).file().index() / 4;
+            let rank = |pos: &Position| {
+                let rank = pos.king_square(mover).rank().index();
+                (if mover == Color::Black { 7 - rank } else { rank }).min(2)
+            };
+            let side = |pos: &Position| (pos.king_square(mover).file().index() as i32 * 2 - 7).abs() / 4;
+            let rebucketed = rank(before) != rank(after) || (rank(after) == 0 && side(before) != side(after));
+            // Only a king-mirrored net's king crossing the d/e line, and a king-bucketed net's
+            // king changing bucket, must be recomputed.
+            let changed = (inputs.king_mirror && crossed) || (inputs.king_buckets != KingBuckets::NONE && rebucketed);
+            assert_eq!(delta.is_updatable(), !changed, "{} after {}", after.to_fen(), before.to_fen());
             let mut updated = Accumulator::ZERO;
             if delta.is_updatable() {
                 parent.update_into(&net, &delta, &mut updated);
@@ -88,14 +107,14 @@ fn incremental_updates_equal_a_full_refresh() {
             acc = Some((after.key(), updated));
         });
         assert!(moves > 40_000, "only {moves} moves checked");
-        assert_eq!(recomputed > 500, king_mirror, "{recomputed} recomputed");
+        assert_eq!(recomputed > 500, inputs != Inputs::PLAIN, "{recomputed} recomputed");
     }
 }
 
 #[test]
 fn the_refresh_cache_equals_a_full_refresh() {
-    for king_mirror in [false, true] {
-        let net = pseudo_random_net(4, king_mirror);
+    for inputs in ARRANGEMENTS {
+        let net = pseudo_random_net(4, inputs);
         // One cache across every game, as a search thread's across its searches: an entry is
         // often many moves (or a whole game) away from the next position it serves.
         let mut cache = RefreshCache::new();
@@ -116,8 +135,8 @@ fn every_kernel_computes_the_same_integers() {
     if std::arch::is_x86_feature_detected!("avx2") {
         assert!(kernels.contains(&Kernel::Avx2), "AVX2 is here but not offered: {kernels:?}");
     }
-    for king_mirror in [false, true] {
-        let net = pseudo_random_net(3, king_mirror);
+    for inputs in ARRANGEMENTS {
+        let net = pseudo_random_net(3, inputs);
         let mut caches: Vec<RefreshCache> = kernels.iter().map(|_| RefreshCache::new()).collect();
         let mut checked = 0;
         random_games(20, 60, |before, after| {
@@ -149,8 +168,8 @@ fn every_kernel_computes_the_same_integers() {
 
 #[test]
 fn the_lazy_stack_equals_a_full_refresh() {
-    for king_mirror in [false, true] {
-        let net = pseudo_random_net(2, king_mirror);
+    for inputs in ARRANGEMENTS {
+        let net = pseudo_random_net(2, inputs);
         let mut stack = AccumulatorStack::new(80);
         let mut ply = 0;
         let mut evaluated = 0;
@@ -174,8 +193,8 @@ fn the_lazy_stack_equals_a_full_refresh() {
 
 #[test]
 fn colour_mirrored_positions_score_the_same() {
-    for king_mirror in [false, true] {
-        let net = pseudo_random_net(3, king_mirror);
+    for inputs in ARRANGEMENTS {
+        let net = pseudo_random_net(3, inputs);
         let mut checked = 0;
         random_games(40, 60, |_, after| {
             assert_eq!(net.evaluate(after), net.evaluate(&after.mirrored()), "{}", after.to_fen());
@@ -197,7 +216,7 @@ fn flipped_left_right(pos: &Position) -> Position {
 
 #[test]
 fn a_king_mirrored_net_scores_left_right_mirrored_positions_the_same() {
-    let (plain, mirrored) = (pseudo_random_net(5, false), pseudo_random_net(5, true));
+    let (plain, mirrored) = (pseudo_random_net(5, Inputs::PLAIN), pseudo_random_net(5, MIRRORED));
     let (mut checked, mut plain_differs) = (0, 0);
     random_games(20, 60, |_, after| {
         let flipped = flipped_left_right(after);
@@ -231,7 +250,7 @@ fn output_buckets_split_the_piece_counts_evenly() {
 
 #[test]
 fn a_bucketed_net_scores_each_position_with_its_piece_counts_layer() {
-    let net = pseudo_random_net(4, false);
+    let net = pseudo_random_net(4, Inputs::PLAIN);
     let single = |bucket: usize| {
         let mut one = net.clone();
         one.output_layers = vec![net.output_layers[bucket].clone()];
@@ -245,4 +264,36 @@ fn a_bucketed_net_scores_each_position_with_its_piece_counts_layer() {
         used[bucket] += 1;
     });
     assert!(used.iter().filter(|&&n| n > 0).count() >= 3, "buckets used: {used:?}");
+}
+
+#[test]
+fn a_king_bucketed_net_reads_the_rows_of_each_kings_bucket() {
+    let split = Inputs { king_mirror: true, king_buckets: KingBuckets::FOUR };
+    let one = pseudo_random_net(6, MIRRORED);
+    // The same rows in every bucket: the same scores as the net with one set.
+    let mut copies = Network::zeroed_with(split, one.buckets());
+    for (bucket_rows, rows) in copies.feature_weights.chunks_mut(INPUTS).zip(std::iter::repeat(&one.feature_weights)) {
+        bucket_rows.copy_from_slice(rows);
+    }
+    copies.feature_bias = one.feature_bias;
+    copies.output_layers = one.output_layers.clone();
+    let mut views = std::collections::HashSet::new();
+    random_games(20, 60, |_, after| {
+        assert_eq!(copies.evaluate(after), one.evaluate(after), "{}", after.to_fen());
+        for perspective in Color::ALL {
+            views.insert((perspective.index(), copies.view(after, perspective)));
+        }
+    });
+    // Every bucket and both sides of the board were seen from both perspectives.
+    assert_eq!(views.len(), 2 * 2 * KingBuckets::FOUR.count(), "{views:?}");
+    // The rows of the king's bucket decide: zero the rows of every other bucket and a king in
+    // bucket 0 still scores as before, while one in another bucket loses its pieces' rows.
+    let mut first_only = copies.clone();
+    first_only.feature_weights[INPUTS..].iter_mut().flatten().for_each(|w| *w = 0);
+    let start = Position::startpos();
+    let in_bucket_0 = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - 0 1").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(first_only.view(&in_bucket_0, Color::White).bucket, 0);
+    assert_eq!(first_only.evaluate(&in_bucket_0), one.evaluate(&in_bucket_0));
+    assert_eq!(first_only.view(&start, Color::White).bucket, 1);
+    assert_ne!(first_only.evaluate(&start), one.evaluate(&start));
 }

@@ -99,7 +99,7 @@ mod tests {
     /// The embedded net, and a random one, scored on the bench positions with made-up labels.
     fn nets_and_entries() -> (Vec<FloatNet<HIDDEN>>, Vec<Entry>) {
         let embedded = FloatNet::from_network(&Network::embedded());
-        let random = FloatNet::<HIDDEN>::random(&mut 7, embedded.buckets(), true);
+        let random = FloatNet::<HIDDEN>::random(&mut 7, embedded.buckets(), embedded.inputs);
         let entries = crate::bench::positions()
             .enumerate()
             .map(|(i, fen)| {

@@ -2,10 +2,10 @@
 //! lists.
 
 use crate::datagen::format::{decode_chunk, FormatError, Sample};
-use crate::nnue::{active_features, mirrors};
+use crate::nnue::active_features;
 use crate::position::{CastlingRights, Position};
 use crate::search::tt::MATE_BOUND;
-use crate::types::Color;
+use crate::types::{Color, Square};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -23,8 +23,9 @@ pub struct Entry {
     pub result_halves: u8,
     /// No castling rights: the left-right mirror is the same position for the net.
     pub mirrorable: bool,
-    /// Per colour (`Color` index): its king stands on files e-h (`nnue::mirrors`).
-    pub king_on_right: [bool; 2],
+    /// Per colour (`Color` index): its king's square (what its perspective sees depends on it in
+    /// a king-mirrored or king-bucketed net).
+    pub kings: [Square; 2],
 }
 
 impl Entry {
@@ -37,7 +38,7 @@ impl Entry {
             score,
             result_halves: 0,
             mirrorable: pos.castling_rights() == CastlingRights::NONE,
-            king_on_right: Color::ALL.map(|color| mirrors(pos.king_square(color))),
+            kings: Color::ALL.map(|color| pos.king_square(color)),
         };
         for feature in active_features(pos) {
             entry.features[usize::from(entry.len)] = feature;
@@ -52,7 +53,7 @@ impl Entry {
     pub fn mirrored(&self) -> Entry {
         let mut mirrored = *self;
         mirrored.features.iter_mut().for_each(|f| *f ^= 7);
-        mirrored.king_on_right = self.king_on_right.map(|right| !right);
+        mirrored.kings = self.kings.map(|king| Square::from_index(king as u8 ^ 7));
         mirrored
     }
 
@@ -172,8 +173,8 @@ mod tests {
         mirrored.sort_unstable();
         expected.sort_unstable();
         assert_eq!(mirrored, expected);
-        assert_eq!(original.king_on_right, [true, true]);
-        assert_eq!(original.mirrored().king_on_right, by_hand.king_on_right);
+        assert_eq!(original.kings, [Square::E1, Square::E8]);
+        assert_eq!(original.mirrored().kings, by_hand.kings);
         assert!(original.mirrorable);
         assert!(!entry(crate::position::START_FEN).mirrorable);
         assert_eq!((original.score, original.result_halves, original.white_to_move), (35, 0, false));

@@ -18,7 +18,7 @@ pub use compare::{net_losses, NetLoss};
 pub use data::{load, Entry, LoadError};
 pub use float_net::FloatNet;
 
-use crate::nnue::{readable_buckets, Network, HIDDEN, MAX_BUCKETS};
+use crate::nnue::{readable_buckets, Inputs, KingBuckets, Network, HIDDEN, MAX_BUCKETS};
 use crate::say;
 use rayon::prelude::*;
 use std::io::Write;
@@ -42,13 +42,17 @@ pub struct Config {
     pub mirror: bool,
     /// King-mirrored inputs (`nnue::input_index`).
     pub king_mirror: bool,
+    /// King buckets (`nnue::KingBuckets::FOUR`): from scratch, or splitting an `init` net
+    /// without them.
+    pub king_buckets: bool,
     /// Hidden neurons per perspective: one of `WIDTHS`.
     pub hidden: usize,
     /// Output layers, chosen by the number of pieces (`nnue::output_bucket`): 1 to
     /// `nnue::MAX_BUCKETS`.
     pub buckets: usize,
     /// A net file to start from instead of random weights (fine-tuning a net on new games):
-    /// its width, buckets and mirroring then replace `hidden`, `buckets` and `king_mirror`.
+    /// its width, buckets and mirroring then replace `hidden`, `buckets` and `king_mirror`
+    /// (with `king_buckets`, its one set of input rows is copied into each king bucket).
     pub init: Option<PathBuf>,
 }
 
@@ -77,6 +81,8 @@ pub enum TrainError {
     Init(PathBuf, String),
     /// `--mirror` beside a king-mirrored `--init` net.
     MirroredInit,
+    /// `--king-buckets` beside an `--init` net that has king buckets already.
+    KingBucketsInit,
 }
 
 impl std::fmt::Display for TrainError {
@@ -92,6 +98,7 @@ impl std::fmt::Display for TrainError {
             TrainError::MirroredInit => {
                 write!(f, "--mirror cannot be used with a king-mirrored --init net (its copies would be duplicates)")
             }
+            TrainError::KingBucketsInit => write!(f, "--king-buckets needs an --init net without king buckets"),
         }
     }
 }
@@ -123,12 +130,23 @@ impl Moments {
 /// Runs `springer train`: loads, trains, writes the quantised net; progress on stderr.
 pub fn run(config: &Config) -> Result<(), TrainError> {
     if let Some(path) = &config.init {
-        let start = start_net(path)?;
-        if config.mirror && start.king_mirror {
+        let mut start = start_net(path)?;
+        if config.mirror && start.inputs.king_mirror {
             return Err(TrainError::MirroredInit);
         }
-        let config =
-            Config { hidden: HIDDEN, buckets: start.buckets(), king_mirror: start.king_mirror, ..config.clone() };
+        if config.king_buckets {
+            if start.inputs.king_buckets != KingBuckets::NONE {
+                return Err(TrainError::KingBucketsInit);
+            }
+            start = start.with_king_buckets(KingBuckets::FOUR);
+        }
+        let config = Config {
+            hidden: HIDDEN,
+            buckets: start.buckets(),
+            king_mirror: start.inputs.king_mirror,
+            king_buckets: start.inputs.king_buckets != KingBuckets::NONE,
+            ..config.clone()
+        };
         return run_with::<HIDDEN>(&config, Some(start));
     }
     if !readable_buckets(config.buckets) {
@@ -183,7 +201,10 @@ fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Resu
             eprintln!("start net: validation loss {:.6}", validation_loss(&net));
             net
         }
-        None => FloatNet::<H>::random(&mut rng, config.buckets, config.king_mirror),
+        None => {
+            let king_buckets = if config.king_buckets { KingBuckets::FOUR } else { KingBuckets::NONE };
+            FloatNet::<H>::random(&mut rng, config.buckets, Inputs { king_mirror: config.king_mirror, king_buckets })
+        }
     };
     let mut moments = [
         Moments::new(net.w1.len()),
