@@ -9,11 +9,11 @@
 //! with king buckets (`KingBuckets`) has one set of 768 input rows per bucket of its own king's
 //! square, so a piece can weigh differently beside a castled king and an exposed one. A king
 //! move that changes what its side sees (across the d/e line, into another bucket) then
-//! recomputes that accumulator. Each perspective's hidden layer is
-//! an accumulator of `i16`s that a move changes by adding and subtracting a few weight rows
-//! (`Delta`). Where there is no parent to update (the root, after a split, a king across the d/e
-//! line) the search starts from the thread's `RefreshCache` of the last accumulator computed for
-//! the same perspective and king side, so it adds only the pieces that differ. The output layer
+//! recomputes that accumulator. Each perspective's hidden layer is an accumulator of `i16`s
+//! that a move changes by adding and subtracting a few weight rows (`Delta`). Where there is no
+//! parent to update (the root, after a split, such a king move) the search starts from the
+//! thread's `RefreshCache` of the last accumulator computed for the same perspective and king
+//! view (`KingView`), so it adds only the pieces that differ. The output layer
 //! squares the clipped accumulator values (SCReLU) and is computed in integer arithmetic; plain
 //! loops that LLVM vectorises for the build's target (AVX2 or AVX-512 with the default
 //! `target-cpu=native`, NEON on aarch64, SSE2 in `make portable`) or, in a `runtime-dispatch`

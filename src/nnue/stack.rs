@@ -1,7 +1,8 @@
 //! The search's accumulators, one per ply, updated lazily: making a move records only its
 //! `Delta`; evaluating a position applies the deltas since the nearest computed ancestor, or
 //! computes the accumulator from the thread's `RefreshCache` where no ancestor is known (the
-//! root, a helper thread joining a split point, a king that crossed the d/e line).
+//! root, a helper thread joining a split point, a king whose move changed what its side sees:
+//! across the d/e line of a king-mirrored net, into another king bucket).
 
 use super::{Accumulator, Delta, Network, RefreshCache};
 use crate::position::Position;
@@ -55,8 +56,8 @@ impl AccumulatorStack {
 
     /// Records that the position at `ply` is `after`, one move (or a null move) from `before`
     /// at `ply - 1`. A move `net` cannot update (a king crossing the d/e line in a
-    /// king-mirrored net) leaves the ply unknown, so it is computed from its position (or a
-    /// later one's) when evaluated.
+    /// king-mirrored net, or into another king bucket) leaves the ply unknown, so it is
+    /// computed from its position (or a later one's) when evaluated.
     #[inline]
     pub fn push(&mut self, net: &Network, ply: usize, before: &Position, after: &Position) {
         let delta = Delta::between(net, before, after);
