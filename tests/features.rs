@@ -240,20 +240,30 @@ const TRAINING_POSITIONS: &str = "6k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 30 | 450 
      8/5k2/8/8/8/2K5/8/8 w - - 0 60 | 0 | c3d4 | 0.5\n\
      2kr4/ppp5/8/8/8/8/5PPP/6K1 b - - 0 25 | -300 | d8d2 | 0.0\n";
 
+/// A temporary directory for the test `name`, holding `TRAINING_POSITIONS` as a text
+/// file: the directory and the file.
+fn training_dir(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("springer-test-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let data = dir.join("positions.txt");
+    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
+    (dir, data)
+}
+
+/// `springer train DATA --epochs EPOCHS EXTRA...`, run to its end.
+fn train(data: &std::path::Path, epochs: u32, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), epochs.to_string()];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
+}
+
 /// `springer train --king-mirror` writes a net the engine loads, and that net scores a position
 /// and its left-right mirror alike, as the embedded (king-mirrored) net does; a plain net
 /// (net-p8, embedded before it) does not. `--init` fine-tunes it, keeping its shape.
 #[test]
 fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
-    let dir = std::env::temp_dir().join(format!("springer-test-king-mirror-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let data = dir.join("positions.txt");
-    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
-    let run = |extra: &[&str]| {
-        let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), "2".into()];
-        args.extend(extra.iter().map(|a| a.to_string()));
-        std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
-    };
+    let (dir, data) = training_dir("king-mirror");
+    let run = |extra: &[&str]| train(&data, 2, extra);
     let net = dir.join("king-mirror.nnue");
     let out = run(&["--king-mirror", "--buckets", "8", "--out", &net.display().to_string()]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
@@ -313,10 +323,7 @@ fn a_king_mirrored_net_is_trained_loaded_and_symmetric() {
 /// refused with exit code 2.
 #[test]
 fn net_loss_compares_nets_on_the_same_positions() {
-    let dir = std::env::temp_dir().join(format!("springer-test-net-loss-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let data = dir.join("positions.txt");
-    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
+    let (dir, data) = training_dir("net-loss");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let embedded = root.join("nets/default.nnue").display().to_string();
     let plain = root.join("tests/fixtures/net-p8.nnue").display().to_string();
@@ -559,15 +566,8 @@ fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
 /// refused. From scratch, `--king-buckets` gives the same header.
 #[test]
 fn a_net_is_split_into_king_buckets_loaded_and_searched() {
-    let dir = std::env::temp_dir().join(format!("springer-test-king-buckets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let data = dir.join("positions.txt");
-    std::fs::write(&data, TRAINING_POSITIONS).expect("write positions");
-    let run = |extra: &[&str]| {
-        let mut args = vec!["train".to_string(), data.display().to_string(), "--epochs".into(), "1".into()];
-        args.extend(extra.iter().map(|a| a.to_string()));
-        std::process::Command::new(env!("CARGO_BIN_EXE_springer")).args(&args).output().expect("run springer")
-    };
+    let (dir, data) = training_dir("king-buckets");
+    let run = |extra: &[&str]| train(&data, 1, extra);
     let embedded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
     let split = dir.join("split.nnue");
     let out = run(&[
