@@ -80,10 +80,10 @@ impl KingBuckets {
     /// One bucket: every square reads the same rows.
     pub const NONE: KingBuckets = KingBuckets([0; 64]);
 
-    /// Four buckets for a king-mirrored net: on the first rank the two files nearest the
-    /// corner (a-b, g-h), then the two nearest the centre (c-f); the second rank; the rest.
-    /// Kings spend most of a game on the first two ranks, where a castled king and one still
-    /// in the centre want different shelters.
+    /// Four buckets, the same on both wings (so a king-mirrored net reads only files a-d): on
+    /// the first rank the files by the corners (a-b, g-h), then the centre files (c-f); the
+    /// second rank; ranks 3-8. Kings spend most of a game on the first two ranks, where a
+    /// castled king and one still in the centre want different shelters.
     #[rustfmt::skip]
     pub const FOUR: KingBuckets = KingBuckets([
         0, 0, 1, 1, 1, 1, 0, 0,
