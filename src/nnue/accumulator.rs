@@ -122,7 +122,7 @@ impl Accumulator {
         let views = Color::ALL.map(|perspective| net.view(pos, perspective));
         for feature in active_features(pos) {
             for perspective in Color::ALL {
-                let row = &net.feature_weights[net.row_index(feature, perspective, views[perspective])];
+                let row = &net.feature_weights[views[perspective].row(feature, perspective)];
                 add_row(&mut acc.values[perspective], row);
             }
         }

@@ -130,6 +130,12 @@ impl KingView {
     pub fn index(self) -> usize {
         usize::from(self.bucket) * 2 + usize::from(self.mirror)
     }
+    /// The input row of a White-perspective feature for `perspective` seeing this view: its
+    /// bucket's `INPUTS` rows, the board mirrored first when `mirror`.
+    #[inline(always)]
+    pub fn row(self, white: u16, perspective: Color) -> usize {
+        usize::from(self.bucket) * INPUTS + input_index(white, perspective, self.mirror)
+    }
 }
 
 /// How a net's inputs are arranged: king mirroring and king buckets.
@@ -287,20 +293,9 @@ impl Network {
         self.king_view(pos.king_square(perspective), perspective)
     }
 
-    /// The row of a White-perspective feature for `perspective` seeing `view`.
-    #[inline(always)]
-    pub fn row_index(&self, white: u16, perspective: Color, view: KingView) -> usize {
-        usize::from(view.bucket) * INPUTS + input_index(white, perspective, view.mirror)
-    }
-
     /// The number of output layers.
     pub fn buckets(&self) -> usize {
         self.output_layers.len()
-    }
-
-    /// The number of king buckets (sets of `INPUTS` rows).
-    pub fn king_bucket_count(&self) -> usize {
-        self.inputs.king_buckets.count()
     }
 
     /// The network shipped in the binary.

@@ -63,8 +63,7 @@ impl RefreshCache {
             }
             for color in Color::ALL {
                 for piece in Piece::ALL {
-                    let row =
-                        |sq| &net.feature_weights[net.row_index(white_feature(color, piece, sq), perspective, view)];
+                    let row = |sq| &net.feature_weights[view.row(white_feature(color, piece, sq), perspective)];
                     let cached = &mut entry.pieces[color][piece.index()];
                     let now = pos.pieces(color, piece);
                     for sq in now & !*cached {

@@ -2,7 +2,7 @@
 
 use super::data::Entry;
 use super::next_random;
-use crate::nnue::{encode_net, input_index, output_bucket, Inputs, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::nnue::{encode_net, output_bucket, Inputs, Network, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::types::Color;
 use rayon::prelude::*;
 
@@ -108,7 +108,7 @@ impl<const H: usize> FloatNet<H> {
     /// The first weight of `feature`'s row in `w1` for `perspective` of `entry`.
     fn row(&self, entry: &Entry, feature: u16, perspective: Color) -> usize {
         let view = self.inputs.king_view(entry.kings[perspective], perspective);
-        (usize::from(view.bucket) * INPUTS + input_index(feature, perspective, view.mirror)) * H
+        view.row(feature, perspective) * H
     }
 
     fn hidden(&self, entry: &Entry, perspective: Color) -> [f32; H] {
