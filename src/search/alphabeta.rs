@@ -54,7 +54,10 @@ enum Singular {
 struct StaticEval {
     /// As evaluated (or cached in the TT); `NO_EVAL` in check.
     raw: i32,
-    /// `raw` sharpened by the TT score when its bound points the right way: what pruning uses.
+    /// `raw` moved by the correction history (`NO_EVAL` in check).
+    corrected: i32,
+    /// `corrected` sharpened by the TT score when its bound points the right way: what
+    /// pruning uses.
     sharpened: i32,
     /// Better than two plies ago, when the same side was to move.
     improving: bool,
@@ -288,8 +291,21 @@ impl Worker<'_> {
             return best.score;
         }
         let bound = Bound::of(best.score, original_alpha, node.beta);
+        self.update_correction(pos, &node, &eval, &best, bound);
         self.tt.store(node.key, best.mv, score_to_tt(best.score, ply), eval.raw, node.depth, bound);
         best.score
+    }
+
+    /// Teaches the correction history the node's result where it says something about the
+    /// static evaluation: not in check, no capture or promotion as the best move, no mate or
+    /// tablebase score, and a bound on the side of the corrected evaluation that it moves.
+    fn update_correction(&mut self, pos: &Position, node: &Node, eval: &StaticEval, best: &Best, bound: Bound) {
+        if node.in_check || best.mv.is_noisy() || best.score.abs() >= TB_WIN_BOUND {
+            return;
+        }
+        if bound.sharpens(best.score, eval.corrected) {
+            self.histories.correction.update(pos, node.depth, best.score - eval.raw);
+        }
     }
 
     /// Below the root: a draw by rule or the ply horizon settles the node at once; otherwise
@@ -382,19 +398,20 @@ impl Worker<'_> {
     fn static_eval(&mut self, pos: &Position, node: &Node, tt_entry: Option<TtEntry>) -> StaticEval {
         let ply = node.ply;
         let raw = self.evaluator.raw(pos, ply, tt_entry, node.in_check);
-        let mut sharpened = raw;
+        let corrected = if node.in_check { NO_EVAL } else { self.histories.correction.correct(pos, raw) };
+        let mut sharpened = corrected;
         if let (Some(entry), false) = (tt_entry, node.in_check) {
             let score = score_from_tt(entry.score, ply);
-            if entry.bound.sharpens(score, raw) && score.abs() < MATE_BOUND {
+            if entry.bound.sharpens(score, corrected) && score.abs() < MATE_BOUND {
                 sharpened = score;
             }
         }
-        self.stack[ply].static_eval = raw;
+        self.stack[ply].static_eval = corrected;
         let improving = !node.in_check
             && ply >= 2
             && self.stack[ply - 2].static_eval != NO_EVAL
-            && raw > self.stack[ply - 2].static_eval;
-        StaticEval { raw, sharpened, improving }
+            && corrected > self.stack[ply - 2].static_eval;
+        StaticEval { raw, corrected, sharpened, improving }
     }
 
     /// Pruning before any move is searched, at non-PV nodes not in check: reverse futility,

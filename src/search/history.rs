@@ -2,6 +2,7 @@
 //! capture, continuation and counter-move), kept per search thread between searches. Scores
 //! saturate at ±`HISTORY_MAX` through gravity, so old lessons fade when contradicted.
 
+use super::correction::CorrectionHistory;
 use crate::position::Position;
 use crate::types::{Bitboard, Color, Move, Piece};
 
@@ -88,6 +89,8 @@ pub struct Histories {
     continuation: Vec<i16>,
     /// The quiet move that last refuted each (piece, to).
     counter: Vec<Move>,
+    /// How far search scores landed from the static evaluation (`correction.rs`).
+    pub correction: CorrectionHistory,
 }
 
 impl Default for Histories {
@@ -97,6 +100,7 @@ impl Default for Histories {
             capture: vec![0; 12 * 64 * 6],
             continuation: vec![0; 12 * 64 * 12 * 64],
             counter: vec![Move::NULL; 12 * 64],
+            correction: CorrectionHistory::default(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! the stop/ponder controls shared with the engine loop, and per-iteration reports. A search
 //! always completes depth 1, so there is a legal best move however soon it is stopped.
 
+pub mod correction;
 pub mod history;
 mod movepick;
 pub mod pruning;

@@ -6,7 +6,7 @@ use super::history::{PieceTo, QuietContext};
 use super::movepick::MovePicker;
 use super::pruning::DELTA_MARGIN;
 use super::see::{captured_value, see_ge};
-use super::tt::{score_from_tt, score_to_tt, Bound, MATE};
+use super::tt::{score_from_tt, score_to_tt, Bound, MATE, NO_EVAL};
 use super::worker::Worker;
 use super::{INFINITY, MAX_PLY};
 use crate::eval::is_insufficient_material;
@@ -45,7 +45,8 @@ impl Worker<'_> {
         }
 
         let raw_eval = self.evaluator.raw(pos, ply, tt_entry, in_check);
-        let mut best_score = if in_check { -MATE + ply as i32 } else { raw_eval };
+        let stand_pat = if in_check { NO_EVAL } else { self.histories.correction.correct(pos, raw_eval) };
+        let mut best_score = if in_check { -MATE + ply as i32 } else { stand_pat };
         if !in_check {
             // Stand pat: the side to move can usually do at least as well as doing nothing.
             if best_score >= beta {
@@ -65,7 +66,7 @@ impl Worker<'_> {
             if !in_check && !mv.is_promotion() {
                 // Delta pruning: even winning this piece for free cannot reach alpha.
                 let gain = captured_value(pos, mv);
-                if raw_eval + gain + DELTA_MARGIN.get() <= alpha && !see_ge(pos, mv, 1) {
+                if stand_pat + gain + DELTA_MARGIN.get() <= alpha && !see_ge(pos, mv, 1) {
                     continue;
                 }
             }
