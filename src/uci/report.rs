@@ -32,10 +32,11 @@ pub struct WdlModel {
 /// and carried over to Springer's scale (0.69 of Stockfish's, from the tuner's fitted K).
 pub const HAND_CRAFTED_WDL: WdlModel = WdlModel { centre: 265.0, width: 161.0 };
 
-/// The embedded network's model (net-ft36): net-ft16's direct fit (`tools/fit_wdl.py` on 72,463
+/// The embedded network's model (net-ft41a): net-ft16's direct fit (`tools/fit_wdl.py` on 72,463
 /// of its move scores at 8s+0.08s) scaled by each later net's fit against its predecessor's on
-/// the games of the gate that admitted it (net-ft28, net-ft31, then net-ft36; docs/tuning.md).
-pub const NETWORK_WDL: WdlModel = WdlModel { centre: 275.0, width: 126.0 };
+/// the games of the gate that admitted it (net-ft28, net-ft31, net-ft36, then net-ft41a;
+/// docs/tuning.md).
+pub const NETWORK_WDL: WdlModel = WdlModel { centre: 290.0, width: 132.0 };
 
 /// The model for the evaluation that searches use now.
 pub fn current_wdl_model() -> WdlModel {
