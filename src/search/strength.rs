@@ -59,16 +59,16 @@ const HAND_CRAFTED_CURVE: [Point; 7] = [
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
 
-/// The network's curve (docs/tuning.md): 1500 and 2000 measured with net-ft16 (2026-12-03;
-/// 2000 moved from 61,000 to 42,000 nodes), 1750 with net-q8m (2026-11-28; it needed the
-/// temperature of 1500, not 65, and about 9,700 nodes), 2500 with net-k8 (not re-measured
-/// since); 1320 scaled from 1500, 2250 the geometric middle of 2000 and 2500.
+/// The network's curve (docs/tuning.md): 1500, 1750 and 2000 fitted with net-ft41a (2026-12-06;
+/// 3,700, 9,700 and 42,000 nodes played 50-100 Elo too strong with it), 2500 with net-k8 (not
+/// re-measured since); 1320 scaled from 1500 as the hand-crafted curve scales, 2250 the
+/// geometric middle of 2000 and 2500.
 const NETWORK_CURVE: [Point; 7] = [
-    Point { elo: MIN_ELO, nodes: 1_500.0, temperature: 110.0 },
-    Point { elo: 1500, nodes: 3_700.0, temperature: 90.0 },
-    Point { elo: 1750, nodes: 9_700.0, temperature: 90.0 },
-    Point { elo: 2000, nodes: 42_000.0, temperature: 20.0 },
-    Point { elo: 2250, nodes: 267_000.0, temperature: 5.0 },
+    Point { elo: MIN_ELO, nodes: 560.0, temperature: 110.0 },
+    Point { elo: 1500, nodes: 1_400.0, temperature: 90.0 },
+    Point { elo: 1750, nodes: 6_100.0, temperature: 90.0 },
+    Point { elo: 2000, nodes: 38_000.0, temperature: 20.0 },
+    Point { elo: 2250, nodes: 254_000.0, temperature: 5.0 },
     Point { elo: 2500, nodes: 1_700_000.0, temperature: 0.0 },
     Point { elo: MAX_ELO, nodes: 200_000_000.0, temperature: 0.0 },
 ];
