@@ -560,6 +560,35 @@ fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `springer train --init NET --hidden W` widens a net: the file has the new width in its header
+/// and a wider net's size, and a width narrower than the net's is refused with a clear error.
+#[test]
+fn a_net_is_widened_and_never_narrowed() {
+    let (dir, data) = training_dir("widen");
+    let run = |extra: &[&str]| train(&data, 1, extra);
+    let embedded = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/default.nnue");
+    let init = embedded.to_str().unwrap_or_default();
+    let (hidden, wider, narrower) = (springer::nnue::HIDDEN, 2 * springer::nnue::HIDDEN, springer::nnue::HIDDEN / 2);
+    let wide = dir.join("wide.nnue");
+    let out = run(&["--init", init, "--hidden", &wider.to_string(), "--out", wide.to_str().unwrap_or_default()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&wide).expect("the widened net");
+    let plain = std::fs::read(&embedded).expect("the embedded net");
+    let width = |b: &[u8]| u32::from_le_bytes([b[8], b[9], b[10], b[11]]) as usize;
+    assert_eq!((width(&plain), width(&bytes)), (hidden, wider));
+    assert_eq!(bytes[..8], plain[..8], "the same kind of net");
+    assert!(bytes.len() > plain.len() + 2 * springer::nnue::INPUTS * (wider - hidden) - 1);
+    let narrow =
+        run(&["--init", init, "--hidden", &narrower.to_string(), "--out", &dir.join("x.nnue").display().to_string()]);
+    assert_eq!(narrow.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&narrow.stderr).contains("only widened"),
+        "{}",
+        String::from_utf8_lossy(&narrow.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `springer train --init NET --king-buckets` splits a net into four king buckets: the file is a
 /// `SPRNNUE3` net with both flags and four times the input rows, the engine loads it and searches
 /// with it (king moves between buckets recompute the accumulator), and splitting it again is

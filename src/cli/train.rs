@@ -47,7 +47,9 @@ pub struct TrainArgs {
     #[arg(long)]
     king_buckets: bool,
     /// Hidden neurons per perspective: 64, 128, 256 or 512 (default: the embedded net's). A
-    /// build reads nets of its embedded net's width only.
+    /// build reads nets of its embedded net's width only. Beside --init a wider width widens
+    /// that net: its neurons are kept and the new ones start unread, so training starts from
+    /// the same scores.
     #[arg(long, default_value_t = springer::nnue::HIDDEN as u64)]
     hidden: u64,
     /// Output layers, one per range of piece counts (8: 2-5, 6-9, ..., 30-32 pieces); 1 to
@@ -55,9 +57,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=springer::nnue::MAX_BUCKETS as u64))]
     buckets: u64,
     /// Start from this net file instead of random weights (fine-tuning it on new games, best
-    /// with a smaller --lr); its width, buckets and mirroring are kept, so --hidden,
-    /// --buckets and --king-mirror are refused beside it.
-    #[arg(long, conflicts_with_all = ["hidden", "buckets", "king_mirror"])]
+    /// with a smaller --lr); its buckets and mirroring are kept, so --buckets and --king-mirror
+    /// are refused beside it, and its width unless --hidden widens it.
+    #[arg(long, conflicts_with_all = ["buckets", "king_mirror"])]
     init: Option<PathBuf>,
 }
 

@@ -49,6 +49,16 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// A random input weight is within +-this: 1 / sqrt(32), as about 32 features are active at once.
+fn input_weight_bound() -> f32 {
+    1.0 / (32.0f32).sqrt()
+}
+
+/// `n` weights drawn uniformly from +-`bound`.
+fn uniform(rng: &mut u64, n: usize, bound: f32) -> Vec<f32> {
+    (0..n).map(|_| ((next_random(rng) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound).collect()
+}
+
 fn screlu(x: f32) -> f32 {
     let c = x.clamp(0.0, 1.0);
     c * c
@@ -61,12 +71,26 @@ impl<const H: usize> FloatNet<H> {
     /// Small random weights (uniform, scaled by each layer's fan-in), zero biases, `buckets`
     /// output layers, the inputs arranged as `inputs` says.
     pub fn random(rng: &mut u64, buckets: usize, inputs: Inputs) -> FloatNet<H> {
-        let mut uniform = |n: usize, bound: f32| -> Vec<f32> {
-            (0..n).map(|_| ((next_random(rng) >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound).collect()
-        };
-        let w1 = uniform(INPUTS * inputs.king_buckets.count() * H, 1.0 / (32.0f32).sqrt());
-        let w2 = uniform(buckets * 2 * H, 1.0 / (2.0 * H as f32).sqrt());
+        let w1 = uniform(rng, INPUTS * inputs.king_buckets.count() * H, input_weight_bound());
+        let w2 = uniform(rng, buckets * 2 * H, 1.0 / (2.0 * H as f32).sqrt());
         FloatNet { w1, b1: vec![0.0; H], w2, b2: vec![0.0; buckets], inputs }
+    }
+
+    /// This net `W` neurons wide (`W > H`): its own neurons first, unchanged, then `W - H` new
+    /// ones with small random input weights (as a random net's), zero biases and zero output
+    /// weights. It scores every position as before; training then grows the new neurons into
+    /// use (`springer train --init NET --hidden W`).
+    pub fn widened<const W: usize>(&self, rng: &mut u64) -> FloatNet<W> {
+        assert!(W > H, "a net is only widened, from {H} to {W} neurons");
+        let new = W - H;
+        let w1 = self
+            .w1
+            .chunks(H)
+            .flat_map(|row| row.iter().copied().chain(uniform(rng, new, input_weight_bound())))
+            .collect();
+        let pad =
+            |weights: &[f32]| weights.chunks(H).flat_map(|part| part.iter().copied().chain(vec![0.0; new])).collect();
+        FloatNet { w1, b1: pad(&self.b1), w2: pad(&self.w2), b2: self.b2.clone(), inputs: self.inputs }
     }
 
     /// This net with `king_buckets` in place of its single set of input rows, each bucket's rows
@@ -340,6 +364,30 @@ mod tests {
         check_gradient::<HIDDEN>(8, MIRRORED);
         check_gradient::<HIDDEN>(8, KING_BUCKETED);
         check_gradient::<OTHER_WIDTH>(1, Inputs::PLAIN);
+    }
+
+    /// `--init NET --hidden W` starts from the same scores: the new neurons read the board but
+    /// are not read, and once their output weights move the scores do.
+    #[test]
+    fn a_widened_net_scores_as_before() {
+        let net = FloatNet::from_network(&Network::embedded());
+        let mut rng = 11u64;
+        let mut wide = net.widened::<{ 2 * HIDDEN }>(&mut rng);
+        assert_eq!((wide.rows(), wide.buckets(), wide.inputs), (net.rows(), net.buckets(), net.inputs));
+        assert_eq!(&wide.w1[..HIDDEN], &net.w1[..HIDDEN]);
+        assert!(
+            wide.w1[HIDDEN..2 * HIDDEN].iter().all(|w| w.abs() <= input_weight_bound())
+                && wide.w1[2 * HIDDEN - 1] != 0.0
+        );
+        let entries: Vec<Entry> = crate::bench::positions()
+            .map(|fen| Entry::new(&Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}")), 0, 1))
+            .collect();
+        for entry in &entries {
+            let (before, after) = (net.output(entry), wide.output(entry));
+            assert!((before - after).abs() < 1e-5, "{before} vs {after}");
+        }
+        wide.w2.iter_mut().skip(HIDDEN).step_by(2 * HIDDEN).for_each(|w| *w = 0.5);
+        assert!(entries.iter().any(|entry| (wide.output(entry) - net.output(entry)).abs() > 1e-3));
     }
 
     /// `--init NET --king-buckets` starts from the same scores: each bucket's rows are a copy

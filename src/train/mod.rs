@@ -61,6 +61,8 @@ pub const WIDTHS: [usize; 4] = [64, 128, 256, 512];
 
 /// The step size at the last epoch, as a share of the first's.
 const FINAL_LR_RATIO: f32 = 0.05;
+/// Mixed into `--seed` for the weights of the neurons that widening adds.
+const WIDEN_SEED: u64 = 0x5749_4445_4e5f_4e45;
 /// The share of positions held out for the validation loss.
 const VALIDATION_SHARE: usize = 100;
 /// Adam's decay rates and epsilon.
@@ -76,6 +78,8 @@ pub enum TrainError {
     Write(PathBuf, std::io::Error),
     Threads(String),
     Width(usize),
+    /// `--hidden` narrower than the `--init` net (only widening keeps what the net knows).
+    Narrower(usize),
     Buckets(usize),
     /// A net file (`--init`, `net-loss --net`) could not be read.
     Init(PathBuf, String),
@@ -93,6 +97,9 @@ impl std::fmt::Display for TrainError {
             TrainError::Write(path, e) => write!(f, "cannot write {}: {e}", path.display()),
             TrainError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
             TrainError::Width(h) => write!(f, "--hidden {h} is not one of {WIDTHS:?}"),
+            TrainError::Narrower(h) => {
+                write!(f, "--hidden {h} is narrower than the --init net's {HIDDEN}: a net is only widened")
+            }
             TrainError::Buckets(b) => write!(f, "--buckets {b} is not between 1 and {MAX_BUCKETS}"),
             TrainError::Init(path, e) => write!(f, "cannot read the net {}: {e}", path.display()),
             TrainError::MirroredInit => {
@@ -141,13 +148,23 @@ pub fn run(config: &Config) -> Result<(), TrainError> {
             start = start.with_king_buckets(KingBuckets::FOUR);
         }
         let config = Config {
-            hidden: HIDDEN,
             buckets: start.buckets(),
             king_mirror: start.inputs.king_mirror,
             king_buckets: start.inputs.king_buckets != KingBuckets::NONE,
             ..config.clone()
         };
-        return run_with::<HIDDEN>(&config, Some(start));
+        // Widening draws the new neurons from a generator of their own, so the shuffles (and
+        // with them the held-out positions) are those of the same seed without widening.
+        let mut rng = config.seed.max(1) ^ WIDEN_SEED;
+        return match config.hidden {
+            w if w == HIDDEN => run_with::<HIDDEN>(&config, Some(start)),
+            w if !WIDTHS.contains(&w) => Err(TrainError::Width(w)),
+            w if w < HIDDEN => Err(TrainError::Narrower(w)),
+            128 => run_with::<128>(&config, Some(start.widened(&mut rng))),
+            256 => run_with::<256>(&config, Some(start.widened(&mut rng))),
+            512 => run_with::<512>(&config, Some(start.widened(&mut rng))),
+            w => unreachable!("{w} is wider than the build's {HIDDEN} but not 128, 256 or 512"),
+        };
     }
     if !readable_buckets(config.buckets) {
         return Err(TrainError::Buckets(config.buckets));
