@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some(Command::Speedtest(args)) => cli::speedtest::run(&args),
         Some(Command::Tune(args)) => cli::tune::run(&args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
+        Some(Command::Rescore(args)) => cli::datagen::run_rescore(args),
         Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::NetLoss(args)) => cli::train::run_net_loss(&args),
         Some(Command::Connect4(command)) => cli::games::run_connect4(command),

@@ -544,7 +544,7 @@ fn speedtest_reports_its_nps_as_text_and_json_and_refuses_bad_arguments() {
 }
 
 #[test]
-fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
+fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one_and_rescore_reads_it() {
     let dir = std::env::temp_dir().join(format!("springer-test-datagen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = dir.display().to_string();
@@ -557,6 +557,16 @@ fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one() {
     assert_eq!(code, Some(0), "{err}");
     assert!(stdout.starts_with("datagen: 2 games, "), "{stdout}");
     assert!(dir.join("chunk-000000.bin").exists(), "{stdout}");
+    // `rescore` searches those games' positions again into a new directory, under the same
+    // chunk names; a directory without chunks is refused.
+    let rescored = dir.join("rescored");
+    let (code, stdout, err) = run(&["rescore", &out, "--out", rescored.to_str().unwrap_or_default(), "--nodes", "200"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(stdout.starts_with("rescore: 1 chunks (0 already there), "), "{stdout}");
+    assert!(rescored.join("chunk-000000.bin").exists(), "{stdout}");
+    let (code, _, err) = run(&["rescore", rescored.join("none").to_str().unwrap_or_default(), "--out", &out]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("error: cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

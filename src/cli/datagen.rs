@@ -1,4 +1,5 @@
-//! `datagen`: self-play games for network training, written in resumable chunks (src/datagen).
+//! `datagen`: self-play games for network training, written in resumable chunks (src/datagen);
+//! `rescore`: older games' positions searched again by this build's net.
 
 use super::bad_input;
 use springer::say;
@@ -76,6 +77,63 @@ pub fn run(args: DatagenArgs) -> ExitCode {
                 config.out.display(),
                 summary.seconds,
                 summary.positions as f64 / summary.seconds.max(1e-9)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => bad_input(e),
+    }
+}
+
+/// `springer rescore`'s arguments.
+#[derive(clap::Args)]
+pub struct RescoreArgs {
+    /// The directory of datagen chunks to rescore (read only).
+    input: PathBuf,
+    /// The output directory: the same chunk names, moves and results, new scores.
+    #[arg(long)]
+    out: PathBuf,
+    /// Games searched at once, one per thread.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: u64,
+    /// The soft node limit per position, as datagen's --nodes.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// The hard node limit per position [default: 8 x --nodes].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    hard_nodes: Option<u64>,
+}
+
+/// `springer rescore`: a progress line per chunk on stderr, a summary on stdout.
+pub fn run_rescore(args: RescoreArgs) -> ExitCode {
+    let RescoreArgs { input, out, threads, nodes, hard_nodes } = args;
+    let config = springer::datagen::rescore::Config {
+        input,
+        out,
+        threads: threads as usize,
+        nodes,
+        hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(DEFAULT_HARD_NODES_FACTOR)),
+    };
+    let rate = |summary: &springer::datagen::rescore::Summary| summary.rescored as f64 / summary.seconds.max(1e-9);
+    let report = |summary: &springer::datagen::rescore::Summary| {
+        eprintln!(
+            "chunks {} positions {} rescored {} ({:.0} rescored/s)",
+            summary.chunks,
+            summary.positions,
+            summary.rescored,
+            rate(summary)
+        );
+    };
+    match springer::datagen::rescore::run(&config, &mut |summary| report(summary)) {
+        Ok(summary) => {
+            say!(
+                "rescore: {} chunks ({} already there), {} positions, {} rescored to {} in {:.1} s ({:.0} rescored/s)",
+                summary.chunks,
+                summary.skipped,
+                summary.positions,
+                summary.rescored,
+                config.out.display(),
+                summary.seconds,
+                rate(&summary)
             );
             ExitCode::SUCCESS
         }

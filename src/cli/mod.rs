@@ -54,6 +54,9 @@ pub enum Command {
     /// Self-play games for network training, written in chunks to DIR (resumes after the chunks
     /// already there); format in src/datagen/format.rs.
     Datagen(datagen::DatagenArgs),
+    /// Search older datagen games' trainable positions again with this build's net and write
+    /// them, moves and results kept, to a new directory (resumes after the chunks already there).
+    Rescore(datagen::RescoreArgs),
     /// Train the network on datagen directories and gen-0 text files and write a quantised net
     /// (src/train; the loss per epoch goes to stderr).
     Train(train::TrainArgs),

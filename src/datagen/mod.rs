@@ -5,6 +5,7 @@
 //! is never half written and a stopped run resumes after its last chunk.
 
 pub mod format;
+pub mod rescore;
 
 use crate::eval::is_insufficient_material;
 use crate::movegen::{generate_legal, MoveList};
