@@ -13,7 +13,7 @@ use crate::position::{Position, Variant};
 use crate::search::history::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::{TranspositionTable, MATE_BOUND};
-use crate::search::{search, SearchContext, SearchControl};
+use crate::search::{search, SearchContext, SearchControl, SearchResult};
 use format::{decode_header, encode_chunk, ChunkHeader, GameRecord, GameResult};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -168,18 +168,7 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
         if moves.len() >= MAX_PLIES {
             break GameResult::Draw;
         }
-        let control = SearchControl::new(false);
-        let context = SearchContext {
-            tt: &tt,
-            control: &control,
-            histories: &mut histories,
-            history: &keys,
-            move_overhead_ms: 0,
-            pool: None,
-            tablebases: None,
-            live: None,
-        };
-        let found = search(&pos, &limits, context, &mut |_| {});
+        let found = search_position(&pos, &limits, &tt, &mut histories, &keys);
         let score = found.score;
         let white_score = if pos.side_to_move().is_white() { score } else { -score };
         moves.push((found.best_move, score.clamp(i16::MIN.into(), i16::MAX.into()) as i16));
@@ -196,6 +185,29 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
         pos.make_move(found.best_move);
     };
     Some(GameRecord { start_fen: opening_fen, variant, result, moves })
+}
+
+/// One search of a game's position `pos` (reached after the positions `keys`) under `limits`, on
+/// one thread with the game's table and histories, no tablebases and no output.
+fn search_position(
+    pos: &Position,
+    limits: &Limits,
+    tt: &TranspositionTable,
+    histories: &mut [Histories],
+    keys: &[u64],
+) -> SearchResult {
+    let control = SearchControl::new(false);
+    let context = SearchContext {
+        tt,
+        control: &control,
+        histories,
+        history: keys,
+        move_overhead_ms: 0,
+        pool: None,
+        tablebases: None,
+        live: None,
+    };
+    search(pos, limits, context, &mut |_| {})
 }
 
 /// The result the rules give `pos` (reached after the positions `keys`): mate, stalemate,
@@ -334,7 +346,7 @@ mod tests {
     use super::*;
     use crate::types::Move;
 
-    fn config(dir: &Path, games: u64) -> Config {
+    pub(super) fn config(dir: &Path, games: u64) -> Config {
         Config {
             out: dir.to_path_buf(),
             games,
@@ -348,7 +360,7 @@ mod tests {
         }
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
+    pub(super) fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("springer-datagen-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir

@@ -5,11 +5,10 @@
 //! names and headers, so a stopped run resumes after the last chunk it wrote.
 
 use super::format::{decode_chunk, GameRecord};
-use super::{chunk_path, lock, write_chunk, HASH_MB};
+use super::{chunk_path, lock, search_position, write_chunk, HASH_MB};
 use crate::search::history::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
-use crate::search::{search, SearchContext, SearchControl};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -53,18 +52,7 @@ pub fn rescore_game(record: &GameRecord, limits: &Limits) -> Result<(GameRecord,
     for sample in &samples {
         let mut score = sample.score;
         if sample.is_trainable() {
-            let control = SearchControl::new(false);
-            let context = SearchContext {
-                tt: &tt,
-                control: &control,
-                histories: &mut histories,
-                history: &keys,
-                move_overhead_ms: 0,
-                pool: None,
-                tablebases: None,
-                live: None,
-            };
-            let found = search(&sample.position, limits, context, &mut |_| {});
+            let found = search_position(&sample.position, limits, &tt, &mut histories, &keys);
             score = found.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
             rescored += 1;
         }
@@ -154,14 +142,9 @@ pub fn run(config: &Config, progress: &mut dyn FnMut(&Summary)) -> Result<Summar
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{config as datagen_config, temp_dir};
     use super::super::{play_game, Config as DatagenConfig};
     use super::*;
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("springer-rescore-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
 
     /// Rescoring keeps a game's moves, result and untrainable scores, searches exactly the
     /// trainable positions, and does so deterministically; at the node limit the game was played
@@ -170,17 +153,7 @@ mod tests {
     /// searched, so the scores themselves may move a little), and a deeper search changes some.
     #[test]
     fn rescoring_keeps_the_game_and_agrees_with_its_own_scores() {
-        let datagen = DatagenConfig {
-            out: PathBuf::new(),
-            games: 1,
-            threads: 1,
-            nodes: 300,
-            hard_nodes: 2400,
-            random_plies: 8,
-            chess960: false,
-            games_per_chunk: 1,
-            seed: 11,
-        };
+        let datagen = DatagenConfig { seed: 11, ..datagen_config(Path::new("."), 1) };
         let game = play_game(&datagen, 3);
         let same = Limits { nodes: Some(2400), soft_nodes: Some(300), ..Limits::default() };
         let (again, rescored) = rescore_game(&game, &same).unwrap_or_else(|e| unreachable!("{e}"));
@@ -224,20 +197,10 @@ mod tests {
     /// skips what is there; a directory without chunks is an error.
     #[test]
     fn a_directory_is_rescored_and_resumed() {
-        let games = temp_dir("games");
-        let datagen = DatagenConfig {
-            out: games.clone(),
-            games: 4,
-            threads: 2,
-            nodes: 200,
-            hard_nodes: 1600,
-            random_plies: 8,
-            chess960: false,
-            games_per_chunk: 2,
-            seed: 5,
-        };
+        let games = temp_dir("rescore-games");
+        let datagen = DatagenConfig { games_per_chunk: 2, ..datagen_config(&games, 4) };
         super::super::run(&datagen, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
-        let out = temp_dir("out");
+        let out = temp_dir("rescore-out");
         let config = Config { input: games.clone(), out: out.clone(), threads: 2, nodes: 400, hard_nodes: 3200 };
         let first = run(&config, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!((first.chunks, first.skipped), (2, 0));
