@@ -10,6 +10,26 @@ use std::process::ExitCode;
 /// normal iteration finishes, near enough to cut one that explodes.
 const DEFAULT_HARD_NODES_FACTOR: u64 = 8;
 
+/// The node limits of each search, datagen's and rescore's.
+#[derive(clap::Args)]
+struct NodeLimits {
+    /// The soft node limit per search: no new iteration starts after it, and the one under way
+    /// finishes (unless --hard-nodes cuts it), so scores come from complete iterations.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: u64,
+    /// The hard node limit per search, which stops it inside an iteration [default: 8 x
+    /// --nodes]. `--hard-nodes` equal to `--nodes` searches as datagen did before 2026-12-01.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    hard_nodes: Option<u64>,
+}
+
+impl NodeLimits {
+    /// The soft and the hard limit.
+    fn resolve(&self) -> (u64, u64) {
+        (self.nodes, self.hard_nodes.unwrap_or(self.nodes.saturating_mul(DEFAULT_HARD_NODES_FACTOR)))
+    }
+}
+
 /// `springer datagen`'s arguments.
 #[derive(clap::Args)]
 pub struct DatagenArgs {
@@ -22,14 +42,8 @@ pub struct DatagenArgs {
     /// Games played at once, one per thread.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
-    /// The soft node limit per move: no new iteration starts after it, and the one under way
-    /// finishes (unless --hard-nodes cuts it), so scores come from complete iterations.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: u64,
-    /// The hard node limit per move, which stops a search inside an iteration [default: 8 x
-    /// --nodes]. `--hard-nodes` equal to `--nodes` plays as datagen did before 2026-12-01.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    hard_nodes: Option<u64>,
+    #[command(flatten)]
+    limits: NodeLimits,
     /// Random legal moves before the search takes over.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     random_plies: u32,
@@ -46,13 +60,14 @@ pub struct DatagenArgs {
 
 /// `springer datagen`: a progress line per chunk on stderr, a summary on stdout.
 pub fn run(args: DatagenArgs) -> ExitCode {
-    let DatagenArgs { out, games, threads, nodes, hard_nodes, random_plies, chess960, games_per_chunk, seed } = args;
+    let DatagenArgs { out, games, threads, limits, random_plies, chess960, games_per_chunk, seed } = args;
+    let (nodes, hard_nodes) = limits.resolve();
     let config = springer::datagen::Config {
         out,
         games,
         threads: threads as usize,
         nodes,
-        hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(DEFAULT_HARD_NODES_FACTOR)),
+        hard_nodes,
         random_plies,
         chess960,
         games_per_chunk,
@@ -95,24 +110,15 @@ pub struct RescoreArgs {
     /// Games searched at once, one per thread.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: u64,
-    /// The soft node limit per position, as datagen's --nodes.
-    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: u64,
-    /// The hard node limit per position [default: 8 x --nodes].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    hard_nodes: Option<u64>,
+    #[command(flatten)]
+    limits: NodeLimits,
 }
 
 /// `springer rescore`: a progress line per chunk on stderr, a summary on stdout.
 pub fn run_rescore(args: RescoreArgs) -> ExitCode {
-    let RescoreArgs { input, out, threads, nodes, hard_nodes } = args;
-    let config = springer::datagen::rescore::Config {
-        input,
-        out,
-        threads: threads as usize,
-        nodes,
-        hard_nodes: hard_nodes.unwrap_or(nodes.saturating_mul(DEFAULT_HARD_NODES_FACTOR)),
-    };
+    let RescoreArgs { input, out, threads, limits } = args;
+    let (nodes, hard_nodes) = limits.resolve();
+    let config = springer::datagen::rescore::Config { input, out, threads: threads as usize, nodes, hard_nodes };
     let rate = |summary: &springer::datagen::rescore::Summary| summary.rescored as f64 / summary.seconds.max(1e-9);
     let report = |summary: &springer::datagen::rescore::Summary| {
         eprintln!(
