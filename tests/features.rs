@@ -572,6 +572,7 @@ fn datagen_writes_a_chunk_and_refuses_a_hard_limit_below_the_soft_one_and_rescor
 
 /// `springer train --init NET --hidden W` widens a net: the file has the new width in its header
 /// and a wider net's size, and a width narrower than the net's is refused with a clear error.
+/// `--test` reports the loss on other games with every epoch.
 #[test]
 fn a_net_is_widened_and_never_narrowed() {
     let (dir, data) = training_dir("widen");
@@ -580,8 +581,22 @@ fn a_net_is_widened_and_never_narrowed() {
     let init = embedded.to_str().unwrap_or_default();
     let (hidden, wider, narrower) = (springer::nnue::HIDDEN, 2 * springer::nnue::HIDDEN, springer::nnue::HIDDEN / 2);
     let wide = dir.join("wide.nnue");
-    let out = run(&["--init", init, "--hidden", &wider.to_string(), "--out", wide.to_str().unwrap_or_default()]);
+    let test = data.to_str().unwrap_or_default();
+    let out = run(&[
+        "--init",
+        init,
+        "--hidden",
+        &wider.to_string(),
+        "--test",
+        test,
+        "--out",
+        wide.to_str().unwrap_or_default(),
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // `--test` adds the loss on games held out whole to the start line and every epoch's.
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("test: 5 positions"), "{log}");
+    assert_eq!(log.lines().filter(|l| l.contains("validation loss") && l.contains("test loss")).count(), 2, "{log}");
     let bytes = std::fs::read(&wide).expect("the widened net");
     let plain = std::fs::read(&embedded).expect("the embedded net");
     let width = |b: &[u8]| u32::from_le_bytes([b[8], b[9], b[10], b[11]]) as usize;

@@ -61,6 +61,11 @@ pub struct TrainArgs {
     /// are refused beside it, and its width unless --hidden widens it.
     #[arg(long, conflicts_with_all = ["buckets", "king_mirror"])]
     init: Option<PathBuf>,
+    /// Games held out whole (datagen directories or text files, none of them in DATA): their
+    /// loss is printed after each epoch beside the held-out 1 % of DATA's positions, which
+    /// come from the training games themselves and so flatter a net that learns them by heart.
+    #[arg(long)]
+    test: Vec<PathBuf>,
 }
 
 /// `springer train`: the loss per epoch on stderr, the quantised net to `--out`.
@@ -80,6 +85,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
         hidden,
         buckets,
         init,
+        test,
     } = args;
     if !(lr > 0.0 && lr.is_finite() && (0.0..=1.0).contains(&wdl)) {
         return bad_input("--lr must be positive and --wdl within 0..1");
@@ -99,6 +105,7 @@ pub fn run(args: TrainArgs) -> ExitCode {
         hidden: hidden as usize,
         buckets: buckets as usize,
         init,
+        test,
     };
     match springer::train::run(&config) {
         Ok(()) => ExitCode::SUCCESS,

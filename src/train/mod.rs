@@ -54,6 +54,10 @@ pub struct Config {
     /// its width, buckets and mirroring then replace `hidden`, `buckets` and `king_mirror`
     /// (with `king_buckets`, its one set of input rows is copied into each king bucket).
     pub init: Option<PathBuf>,
+    /// Games held out whole (datagen directories or text files, never trained on): their loss
+    /// is printed with each epoch's, the check of a net that the held-out 1 % of the training
+    /// games cannot give (positions of one game are alike, so that 1 % flatters overfitting).
+    pub test: Vec<PathBuf>,
 }
 
 /// The widths the trainer can write (a build reads the width of its embedded net).
@@ -207,15 +211,28 @@ fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Resu
         started.elapsed().as_secs_f64()
     );
 
-    let validation_order: Vec<u32> = (0..validation.len() as u32).collect();
-    let validation_loss = |net: &FloatNet<H>| {
-        let (_, loss) = pool.install(|| net.gradient(validation, &validation_order, config.wdl));
-        loss / validation.len() as f64
+    let test = if config.test.is_empty() { Vec::new() } else { load(&config.test, false).map_err(TrainError::Load)? };
+    if !config.test.is_empty() {
+        eprintln!("test: {} positions of games held out whole", test.len());
+    }
+    let mean_loss = |net: &FloatNet<H>, entries: &[Entry]| {
+        let order: Vec<u32> = (0..entries.len() as u32).collect();
+        let (_, loss) = pool.install(|| net.gradient(entries, &order, config.wdl));
+        loss / entries.len().max(1) as f64
+    };
+    // Each epoch's losses on the held-out 1 % and, with `--test`, on the games held out whole.
+    let held_out_losses = |net: &FloatNet<H>| {
+        let validation = format!("validation loss {:.6}", mean_loss(net, validation));
+        if test.is_empty() {
+            validation
+        } else {
+            format!("{validation}  test loss {:.6}", mean_loss(net, &test))
+        }
     };
     let mut net = match start {
         Some(net) => {
             // The loss to beat: what the starting net scores on the held-out positions.
-            eprintln!("start net: validation loss {:.6}", validation_loss(&net));
+            eprintln!("start net: {}", held_out_losses(&net));
             net
         }
         None => {
@@ -249,11 +266,11 @@ fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Resu
             m_b2.step(&mut net.b2, &scaled(&grad.b2, scale), lr, t, f32::MAX);
         }
         eprintln!(
-            "epoch {:>3}  lr {:.6}  train loss {:.6}  validation loss {:.6}  {:.1} s",
+            "epoch {:>3}  lr {:.6}  train loss {:.6}  {}  {:.1} s",
             epoch + 1,
             lr,
             train_loss / training.len() as f64,
-            validation_loss(&net),
+            held_out_losses(&net),
             epoch_start.elapsed().as_secs_f64()
         );
     }
