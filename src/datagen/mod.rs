@@ -234,16 +234,29 @@ fn chunk_path(dir: &Path, index: u64) -> PathBuf {
     dir.join(format!("chunk-{index:06}.bin"))
 }
 
+/// The index of a chunk file named `name` (`chunk-NNNNNN.bin`); `None` for any other file.
+fn chunk_index(name: &str) -> Option<u64> {
+    name.strip_prefix("chunk-")?.strip_suffix(".bin")?.parse().ok()
+}
+
+/// Checks a soft and a hard node limit per search: both at least 1, the hard one not below.
+fn check_node_limits(nodes: u64, hard_nodes: u64) -> Result<(), String> {
+    if nodes == 0 {
+        return Err("the node limit must be at least 1".to_string());
+    }
+    if hard_nodes < nodes {
+        return Err(format!("the hard node limit ({hard_nodes}) is below the soft one ({nodes})"));
+    }
+    Ok(())
+}
+
 /// The next chunk index and game number after the chunks already in `dir` (for resuming).
 fn resume_point(dir: &Path) -> Result<(u64, u64), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let (mut next_chunk, mut next_game) = (0, 0);
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
-        let Some(index) = name.strip_prefix("chunk-").and_then(|rest| rest.strip_suffix(".bin")) else {
-            continue;
-        };
-        let Ok(index) = index.parse::<u64>() else { continue };
+        let Some(index) = chunk_index(&name) else { continue };
         let bytes = std::fs::read(entry.path()).map_err(|e| format!("cannot read {name}: {e}"))?;
         let header = decode_header(&bytes).map_err(|e| format!("{name}: {e}"))?;
         next_chunk = next_chunk.max(index + 1);
@@ -278,12 +291,10 @@ struct Pending {
 /// Runs `config`, printing a progress line per chunk to `progress`; returns the summary or the
 /// first error (a bad directory, a full disk).
 pub fn run(config: &Config, progress: &mut (dyn FnMut(&Summary) + Send)) -> Result<Summary, String> {
-    if config.games_per_chunk == 0 || config.nodes == 0 || config.threads == 0 {
-        return Err("games per chunk, nodes and threads must be at least 1".to_string());
+    if config.games_per_chunk == 0 || config.threads == 0 {
+        return Err("games per chunk and threads must be at least 1".to_string());
     }
-    if config.hard_nodes < config.nodes {
-        return Err(format!("the hard node limit ({}) is below the soft one ({})", config.hard_nodes, config.nodes));
-    }
+    check_node_limits(config.nodes, config.hard_nodes)?;
     std::fs::create_dir_all(&config.out).map_err(|e| format!("cannot create {}: {e}", config.out.display()))?;
     let (next_chunk, first_game) = resume_point(&config.out)?;
     let start = Instant::now();

@@ -5,7 +5,7 @@
 //! names and headers, so a stopped run resumes after the last chunk it wrote.
 
 use super::format::{decode_chunk, GameRecord};
-use super::{chunk_path, lock, search_position, write_chunk, HASH_MB};
+use super::{check_node_limits, chunk_index, chunk_path, lock, search_position, write_chunk, HASH_MB};
 use crate::search::history::Histories;
 use crate::search::time::Limits;
 use crate::search::tt::TranspositionTable;
@@ -94,11 +94,7 @@ fn chunks_in(dir: &Path) -> Result<Vec<(u64, PathBuf)>, String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut chunks: Vec<(u64, PathBuf)> = entries
         .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().to_string();
-            let index = name.strip_prefix("chunk-")?.strip_suffix(".bin")?.parse().ok()?;
-            Some((index, entry.path()))
-        })
+        .filter_map(|entry| Some((chunk_index(&entry.file_name().to_string_lossy())?, entry.path())))
         .collect();
     chunks.sort();
     Ok(chunks)
@@ -106,12 +102,10 @@ fn chunks_in(dir: &Path) -> Result<Vec<(u64, PathBuf)>, String> {
 
 /// Runs `config`, a progress line per chunk to `progress`; the summary or the first error.
 pub fn run(config: &Config, progress: &mut dyn FnMut(&Summary)) -> Result<Summary, String> {
-    if config.nodes == 0 || config.threads == 0 {
-        return Err("nodes and threads must be at least 1".to_string());
+    if config.threads == 0 {
+        return Err("threads must be at least 1".to_string());
     }
-    if config.hard_nodes < config.nodes {
-        return Err(format!("the hard node limit ({}) is below the soft one ({})", config.hard_nodes, config.nodes));
-    }
+    check_node_limits(config.nodes, config.hard_nodes)?;
     let chunks = chunks_in(&config.input)?;
     if chunks.is_empty() {
         return Err(format!("no chunk-*.bin files in {}", config.input.display()));

@@ -211,10 +211,13 @@ fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Resu
         started.elapsed().as_secs_f64()
     );
 
-    let test = if config.test.is_empty() { Vec::new() } else { load(&config.test, false).map_err(TrainError::Load)? };
-    if !config.test.is_empty() {
+    let test = if config.test.is_empty() {
+        Vec::new()
+    } else {
+        let test = load(&config.test, false).map_err(TrainError::Load)?;
         eprintln!("test: {} positions of games held out whole", test.len());
-    }
+        test
+    };
     let mean_loss = |net: &FloatNet<H>, entries: &[Entry]| {
         let order: Vec<u32> = (0..entries.len() as u32).collect();
         let (_, loss) = pool.install(|| net.gradient(entries, &order, config.wdl));
