@@ -128,7 +128,8 @@ def match_player(args: argparse.Namespace, params: Sequence[Param], k: int, faul
         with tempfile.TemporaryDirectory() as tmp:
             summary = os.path.join(tmp, "summary.json")
             cmd = [sys.executable, args.match] + engine("plus", plus) + engine("minus", minus) + [
-                "-each", f"tc={args.tc}", f"option.Hash={args.hash}", "option.Threads=1",
+                "-each", args.tc if args.tc.startswith("nodes=") else f"tc={args.tc}", f"option.Hash={args.hash}",
+                "option.Threads=1",
                 "-games", str(2 * args.pairs), "-concurrency", str(args.concurrency),
                 "-openings", f"file={args.openings}", "order=random", "-srand", str(args.seed * 100003 + k),
                 "-resign", "movecount=3", "score=600", "-draw", "movenumber=40", "movecount=8", "score=10",
@@ -248,7 +249,7 @@ def main() -> None:
     r.add_argument("--state", required=True, help="the JSON state file (created, or resumed)")
     r.add_argument("--iterations", type=int, default=2000)
     r.add_argument("--params", help="comma-separated option names (default: every margin)")
-    r.add_argument("--tc", default="2+0.02")
+    r.add_argument("--tc", default="2+0.02", help="a time control (2+0.02) or nodes=N (N nodes a move)")
     r.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     r.add_argument("--concurrency", type=int, default=2)
     r.add_argument("--hash", type=int, default=16)
