@@ -7,6 +7,7 @@ cleared, positions left invalid skipped). Prints count, median and mean per piec
     python3 tools/net_piece_values.py ENGINE GAMES.pgn [POSITIONS (default 300)]
 
 Needs python-chess (`pip install chess`). Exit code 2 for bad arguments or an unreadable file."""
+import re
 import statistics
 import subprocess
 import sys
@@ -21,7 +22,7 @@ def evaluations(engine, fens):
     """The engine's NNUE evaluation (side to move's view, centipawns) of each FEN, in order."""
     script = "".join(f"position fen {fen}\neval\n" for fen in fens) + "quit\n"
     out = subprocess.run([engine], input=script, capture_output=True, text=True, check=True).stdout
-    values = [int(line.split(":")[1].split("cp")[0]) for line in out.splitlines() if line.startswith("NNUE evaluation")]
+    values = [int(m.group(1)) for m in re.finditer(r"^NNUE evaluation.*?(-?\d+) cp \(side to move\)", out, re.M)]
     if len(values) != len(fens):
         raise RuntimeError(f"{engine} answered {len(values)} evaluations for {len(fens)} positions")
     return values
@@ -54,6 +55,19 @@ def main():
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
+    try:
+        changes = piece_value_changes(engine, boards)
+    except (OSError, subprocess.CalledProcessError, RuntimeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    print(f"{len(boards)} positions")
+    for symbol, values in changes.items():
+        if values:
+            print(f"{symbol}: {len(values)} pieces, median {statistics.median(values):.0f}, mean {statistics.mean(values):.0f}")
+
+
+def piece_value_changes(engine, boards):
+    """Per piece type, how much its owner's evaluation falls when one is taken off each board."""
     changes = {symbol: [] for symbol in "PNBRQ"}
     for board in boards:
         removed = []
@@ -70,10 +84,7 @@ def main():
         for (piece, _), value in zip(removed, values[1:]):
             owner_to_move = 1 if piece.color == board.turn else -1
             changes[piece.symbol().upper()].append(owner_to_move * (values[0] - value))
-    print(f"{len(boards)} positions")
-    for symbol, values in changes.items():
-        if values:
-            print(f"{symbol}: {len(values)} pieces, median {statistics.median(values):.0f}, mean {statistics.mean(values):.0f}")
+    return changes
 
 
 if __name__ == "__main__":
