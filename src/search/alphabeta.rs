@@ -463,7 +463,8 @@ impl Worker<'_> {
                 return Some(0);
             }
             if score >= beta {
-                return Some(if score >= MATE_BOUND { beta } else { score });
+                // A mate or tablebase win found after passing is not proven for the real moves.
+                return Some(if score >= TB_WIN_BOUND { beta } else { score });
             }
         }
         None

@@ -4,6 +4,7 @@
 //! never returns data stored for another position. Moves from it are still checked for
 //! legality before use, as a 64-bit key can collide.
 
+use super::tablebase::TB_WIN_BOUND;
 use crate::threads::WorkerPool;
 use crate::types::Move;
 use rayon::prelude::*;
@@ -61,25 +62,27 @@ pub const MATE: i32 = 32_000;
 /// The largest score that is not a mate score.
 pub const MATE_BOUND: i32 = MATE - 1000;
 
-/// A mate score as stored in the table: relative to the node instead of the root, so it stays
-/// right when the position is reached at another ply.
+/// A mate or tablebase score as stored in the table: relative to the node instead of the root,
+/// so it stays right when the position is reached at another ply (both count plies from the
+/// root: `MATE - ply`, `TB_WIN - ply`).
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
     }
 }
 
-/// The inverse of `score_to_tt`: a stored mate score made relative to the root again.
+/// The inverse of `score_to_tt`: a stored mate or tablebase score made relative to the root
+/// again.
 #[inline]
 pub fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -347,6 +350,8 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::tablebase::TB_WIN;
+    use crate::search::MAX_PLY;
 
     #[test]
     fn hash_is_halved_until_it_fits_the_memory_available() {
@@ -456,6 +461,18 @@ mod tests {
         assert_eq!(score_from_tt(stored, 6), MATE - 7);
         assert_eq!(score_from_tt(score_to_tt(-(MATE - 4), 3), 3), -(MATE - 4));
         assert_eq!(score_to_tt(250, 10), 250);
+    }
+
+    #[test]
+    fn tablebase_scores_are_stored_relative_to_the_node() {
+        // A tablebase win found at ply 5 and stored there reads, at ply 9, as the same win 4
+        // plies further from the root: still a tablebase score, never a mate.
+        let stored = score_to_tt(TB_WIN - 5, 5);
+        assert_eq!(stored, TB_WIN);
+        assert_eq!(score_from_tt(stored, 9), TB_WIN - 9);
+        assert_eq!(score_from_tt(score_to_tt(-(TB_WIN - 7), 7), 2), -(TB_WIN - 2));
+        let deepest = score_from_tt(score_to_tt(TB_WIN - 3, 3), MAX_PLY);
+        assert!((TB_WIN_BOUND..MATE_BOUND).contains(&deepest));
     }
 
     #[test]
