@@ -452,17 +452,26 @@ impl<'a> RootSearch<'a> {
             (-INFINITY, INFINITY)
         };
         let mut failed_low = false;
+        // The root move that failed high in an earlier window of this depth: if the search stops
+        // in the wider window before any move beats alpha there, that move is still the news.
+        let mut failed_high_best = None;
         loop {
             let score = self.search_window(depth, alpha, beta);
             if self.stopped() {
+                let root_best = &mut self.workers[0].root_best;
+                if root_best.is_none() {
+                    *root_best = failed_high_best;
+                }
                 return None;
             }
             let bound = if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
                 failed_low = true;
+                failed_high_best = None;
                 ScoreBound::Upper
             } else if score >= beta {
+                failed_high_best = self.workers[0].root_best.take();
                 beta = (score + delta).min(INFINITY);
                 ScoreBound::Lower
             } else {
@@ -782,6 +791,46 @@ mod tests {
         let best = search.workers[0].principal_variation()[0];
         let share = search.node_share(best);
         assert!(share > 0.0 && share < 1.0, "{share}");
+    }
+
+    /// Runs `f` on a single-threaded root search of `fen` under `limits` once full-window
+    /// iterations 1 to `depth - 1` are done; a fresh table and histories, so a run repeats.
+    fn after_iterations<R>(fen: &str, limits: &Limits, depth: i32, f: impl FnOnce(&mut RootSearch) -> R) -> R {
+        let root = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let (tt, control) = (TranspositionTable::new(8), SearchControl::new(false));
+        let mut histories = vec![Histories::default()];
+        let context = test_context(&tt, &control, &mut histories, None);
+        let root_moves = RootMoves::new(&root, limits, None, &[]);
+        let time = TimeManager::new(limits, root.side_to_move(), 0, 0, Instant::now());
+        let hub = split::SplitHub::default();
+        let mut search = RootSearch::new(&root, limits, context, time, &root_moves, &hub);
+        for shallower in 1..depth {
+            search.search_window(shallower, -INFINITY, INFINITY);
+        }
+        search.workers[0].may_stop = true;
+        f(&mut search)
+    }
+
+    #[test]
+    fn a_move_that_failed_high_is_kept_when_the_wider_window_is_stopped() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let depth = 8;
+        // A previous score far below the truth: the first window fails high.
+        let previous = -2000;
+        let delta = pruning::ASPIRATION_DELTA.get();
+        let (nodes, failed_high) = after_iterations(fen, &Limits::default(), depth, |search| {
+            let score = search.search_window(depth, previous - delta, previous + delta);
+            assert!(score >= previous + delta);
+            (search.nodes(), search.workers[0].root_best.clone())
+        });
+        let failed_high = failed_high.unwrap_or_else(|| unreachable!("a fail high has a best move"));
+        // The same search stopped by a node limit just past that window: the wider window is
+        // stopped before its first move is searched, and the move that failed high stays.
+        let limits = Limits { nodes: Some(nodes + 1), ..Limits::default() };
+        after_iterations(fen, &limits, depth, |search| {
+            assert!(search.aspiration(depth, 1, previous, &[], &mut |_| {}).is_none());
+            assert_eq!(search.workers[0].root_best.as_ref().map(|best| best.0), Some(failed_high.0));
+        });
     }
 
     #[test]
