@@ -81,7 +81,7 @@ pub(super) struct Best {
     /// The move that raised alpha last (`Move::NULL` if none did).
     pub(super) mv: Move,
     /// Moves searched (or handed to helpers), not counting pruned ones.
-    moves_searched: usize,
+    pub(super) moves_searched: usize,
 }
 
 /// The moves searched at a node, quiet and noisy apart: the history updates after a cutoff

@@ -33,21 +33,25 @@ impl<'a> Worker<'a> {
             stack: self.stack[..=ply].to_vec(),
         };
         let outcome = self.split(hub, split_node, jobs);
+        // The split point records only finished searches, so a root move in its outcome that
+        // beats alpha has proven itself better than the owner's moves even when the search
+        // stopped meanwhile: it is what a stopped iteration plays, as in the serial search.
+        // A fail high brings the move alone; a full-window search its whole line.
+        let beats_alpha = outcome.score > node.alpha && !outcome.best.is_null();
+        let line = beats_alpha.then(|| if outcome.line.is_empty() { vec![outcome.best] } else { outcome.line });
+        if let (0, Some(line)) = (ply, &line) {
+            self.root_best = Some((outcome.best, outcome.score, line.clone()));
+        }
         if self.stopped {
             return None;
         }
         if outcome.score > best.score {
             best.score = outcome.score;
-            if outcome.score > node.alpha {
+            if let Some(line) = line {
                 best.mv = outcome.best;
-                // A fail high brings the move alone; a full-window search its whole line.
-                let line = if outcome.line.is_empty() { vec![outcome.best] } else { outcome.line };
                 if PV {
                     self.pv[ply][ply..ply + line.len()].copy_from_slice(&line);
                     self.pv_len[ply] = ply + line.len();
-                }
-                if ply == 0 {
-                    self.root_best = Some((outcome.best, outcome.score, line));
                 }
                 node.alpha = outcome.score;
             }
@@ -187,8 +191,74 @@ impl<'a> Worker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::Histories;
+    use crate::search::time::{Limits, TimeManager};
     use crate::search::tt::TranspositionTable;
     use crate::search::worker::with_worker;
+    use crate::search::{SearchControl, INFINITY};
+    use std::time::Instant;
+
+    /// Searches the root moves `jobs` of `fen` at a split point opened by a lone worker (which
+    /// then takes every job itself) at `depth`, after a first root move `first` that scored
+    /// `first_score`, with a fresh table and histories and at most `node_limit` nodes. Returns
+    /// whether the split finished, the root's best move and the worker's stopped iteration's move
+    /// (`root_best`), and the nodes searched.
+    fn split_at_root(
+        fen: &str,
+        first: &str,
+        first_score: i32,
+        jobs: &[&str],
+        depth: i32,
+        node_limit: Option<u64>,
+    ) -> (bool, Move, Option<Move>, u64) {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let parse = |text: &str| crate::uci::parse_move(&pos, text, false).unwrap_or_else(|| unreachable!("{text}"));
+        let (tt, control, hub) = (TranspositionTable::new(8), SearchControl::new(false), SplitHub::default());
+        let time = TimeManager::new(&Limits::default(), pos.side_to_move(), 0, 0, Instant::now());
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(&tt, &control, time, node_limit, &[], &mut histories, Vec::new());
+        worker.join(&hub);
+        worker.may_stop = true;
+        worker.evaluator.reset(&pos, 0);
+        let first = parse(first);
+        worker.root_best = Some((first, first_score, vec![first]));
+        let mut node = Node {
+            ply: 0,
+            depth,
+            alpha: first_score,
+            beta: INFINITY,
+            cut_node: false,
+            in_check: pos.is_check(),
+            key: pos.key(),
+            excluded: Move::NULL,
+            tt_move_extension: 0,
+        };
+        let mut best = Best { score: first_score, mv: first, moves_searched: 1 };
+        let jobs = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, text)| SplitMove { mv: parse(text), new_depth: depth - 1, reduction: 0, number: i + 2 })
+            .collect();
+        let finished = worker.search_split::<true>(&hub, &pos, &mut node, &mut best, jobs).is_some();
+        (finished, best.mv, worker.root_best.as_ref().map(|line| line.0), worker.nodes)
+    }
+
+    #[test]
+    fn a_root_move_a_split_point_proved_better_is_kept_when_the_search_stops() {
+        // The first root move, a2a3, is given a score of -100: e2e4, searched first at the
+        // split point, beats it.
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let (depth, first_score) = (8, -100);
+        let (finished, best, _, e4_nodes) = split_at_root(fen, "a2a3", first_score, &["e2e4"], depth, None);
+        assert!(finished);
+        assert_eq!(best.to_string(), "e2e4");
+        // The same split with later moves, stopped by a node limit inside them (the stop is
+        // polled every 1,024 nodes): e2e4's search had finished, so it is kept.
+        let jobs = ["e2e4", "d2d4", "g1f3", "c2c4"];
+        let (finished, _, kept, nodes) = split_at_root(fen, "a2a3", first_score, &jobs, depth, Some(e4_nodes + 1));
+        assert!(!finished, "the later moves took only {} nodes", nodes - e4_nodes);
+        assert_eq!(kept.map(|mv| mv.to_string()), Some("e2e4".to_string()));
+    }
 
     #[test]
     fn a_split_path_lifts_stale_exclusions_below_it() {
