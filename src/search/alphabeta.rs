@@ -535,6 +535,7 @@ impl Worker<'_> {
             }
             if root {
                 self.show_current_move(mv, best.moves_searched);
+                self.root_move = mv;
             }
 
             let nodes_before = self.nodes;

@@ -781,9 +781,17 @@ mod tests {
         let time = TimeManager::new(&limits, root.side_to_move(), 0, 0, Instant::now());
         let hub = split::SplitHub::default();
         let mut search = RootSearch::new(&root, &limits, context, time, &root_moves, &hub);
-        for depth in 1..=9 {
+        for depth in 1..=8 {
             search.search_window(depth, -INFINITY, INFINITY);
         }
+        let before = search.nodes();
+        search.search_window(9, -INFINITY, INFINITY);
+        // Every node of the iteration below the root counts toward some root move, whichever
+        // thread searched it (a helper's help deep inside a root move included). The root's own
+        // node and a singular search there count toward none.
+        let iteration = search.nodes() - before;
+        let counted: u64 = search.workers.iter().flat_map(|w| &w.root_move_nodes).map(|&(_, n)| n).sum();
+        assert!(counted <= iteration && counted * 100 >= iteration * 99, "{counted} of {iteration}");
         // A full window searches every root move in the last iteration, whoever took it.
         let counted: std::collections::HashSet<Move> =
             search.workers.iter().flat_map(|w| &w.root_move_nodes).map(|&(mv, _)| mv).collect();

@@ -53,6 +53,9 @@ pub struct SplitNode {
     pub path_keys: Vec<u64>,
     /// The owner's search stack from the root to the node.
     pub stack: Vec<Ply>,
+    /// The root move the node lies under (`Move::NULL` for the root itself): a helper's nodes
+    /// here count toward that move's share of the iteration.
+    pub root_move: Move,
 }
 
 /// A node whose later moves are being searched in parallel.

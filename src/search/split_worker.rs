@@ -31,6 +31,7 @@ impl<'a> Worker<'a> {
             cut_node: node.cut_node,
             path_keys: self.keys[self.root_len..].to_vec(),
             stack: self.stack[..=ply].to_vec(),
+            root_move: if ply == 0 { Move::NULL } else { self.root_move },
         };
         let outcome = self.split(hub, split_node, jobs);
         // The split point records only finished searches, so a root move in its outcome that
@@ -81,7 +82,13 @@ impl<'a> Worker<'a> {
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(&point);
         while let Some(below) = hub.wait_for_work(Some(&point), || !point.has_helpers()) {
+            let nodes_before = self.nodes;
             self.help_at(&below);
+            // Below a root split point the owner's help is inside no root move of its own
+            // (below any other node, inside the root move it is searching, already counted).
+            if point.node.ply == 0 {
+                self.root_move_nodes.push((below.node.root_move, self.nodes - nodes_before));
+            }
         }
         hub.close(&point);
         self.chain = outer;
@@ -116,7 +123,13 @@ impl<'a> Worker<'a> {
     pub fn help(&mut self, hub: &SplitHub) {
         self.root_move_nodes.clear();
         while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
+            let nodes_before = self.nodes;
             self.help_at(&point);
+            // At the root, `serve` counts each move taken; deeper, the help counts toward the
+            // root move the split point lies under.
+            if point.node.ply > 0 {
+                self.root_move_nodes.push((point.node.root_move, self.nodes - nodes_before));
+            }
             if self.stopped {
                 break;
             }
@@ -132,7 +145,9 @@ impl<'a> Worker<'a> {
         self.adopt_stack(&point.node.stack);
         self.stack[ply + 1].killers = [Move::NULL; 2];
         let outer = std::mem::replace(&mut self.chain, point.chain());
+        let outer_root_move = std::mem::replace(&mut self.root_move, point.node.root_move);
         self.serve(point);
+        self.root_move = outer_root_move;
         self.chain = outer;
         point.leave();
         self.update_stop();
@@ -160,6 +175,7 @@ impl<'a> Worker<'a> {
             node.alpha = point.alpha();
             if split.ply == 0 {
                 self.show_current_move(job.mv, job.number);
+                self.root_move = job.mv;
             }
             let nodes_before = self.nodes;
             let mut score =

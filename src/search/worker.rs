@@ -116,6 +116,8 @@ pub struct Worker<'a> {
     /// manager's node share of the best move): its own root moves, and with threads the root
     /// moves it took from a split point at the root. The share sums every worker's.
     pub root_move_nodes: Vec<(Move, u64)>,
+    /// The root move this worker is searching under (what a split point it opens lies under).
+    pub(super) root_move: Move,
     /// The best root move of the current iteration so far, with its score and PV: what a search
     /// stopped in mid-iteration can still use.
     pub root_best: Option<(Move, i32, Vec<Move>)>,
@@ -168,6 +170,7 @@ impl<'a> Worker<'a> {
             root_filter,
             root_excluded: Vec::new(),
             root_move_nodes: Vec::new(),
+            root_move: Move::NULL,
             root_best: None,
             stopped: false,
             may_stop: false,
