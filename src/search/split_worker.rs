@@ -82,13 +82,9 @@ impl<'a> Worker<'a> {
         let outer = std::mem::replace(&mut self.chain, point.chain());
         self.serve(&point);
         while let Some(below) = hub.wait_for_work(Some(&point), || !point.has_helpers()) {
-            let nodes_before = self.nodes;
-            self.help_at(&below);
             // Below a root split point the owner's help is inside no root move of its own
             // (below any other node, inside the root move it is searching, already counted).
-            if point.node.ply == 0 {
-                self.root_move_nodes.push((below.node.root_move, self.nodes - nodes_before));
-            }
+            self.help_and_count(&below, point.node.ply == 0);
         }
         hub.close(&point);
         self.chain = outer;
@@ -123,16 +119,21 @@ impl<'a> Worker<'a> {
     pub fn help(&mut self, hub: &SplitHub) {
         self.root_move_nodes.clear();
         while let Some(point) = hub.wait_for_work(None, || hub.finished()) {
-            let nodes_before = self.nodes;
-            self.help_at(&point);
             // At the root, `serve` counts each move taken; deeper, the help counts toward the
             // root move the split point lies under.
-            if point.node.ply > 0 {
-                self.root_move_nodes.push((point.node.root_move, self.nodes - nodes_before));
-            }
+            self.help_and_count(&point, point.node.ply > 0);
             if self.stopped {
                 break;
             }
+        }
+    }
+
+    /// `help_at`, counting the nodes it took toward the root move `point` lies under if `count`.
+    fn help_and_count(&mut self, point: &Arc<SplitPoint>, count: bool) {
+        let nodes_before = self.nodes;
+        self.help_at(point);
+        if count {
+            self.root_move_nodes.push((point.node.root_move, self.nodes - nodes_before));
         }
     }
 
