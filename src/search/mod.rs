@@ -27,6 +27,7 @@ use crate::types::Move;
 use history::Histories;
 use live::{LiveReporter, LiveSink};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tablebase::TbSettings;
 use time::{IterationStats, Limits, TimeManager};
@@ -44,6 +45,8 @@ pub const INFINITY: i32 = 32_500;
 pub struct SearchControl {
     stop: AtomicBool,
     pondering: AtomicBool,
+    /// When `ponderhit` ended the pondering: every worker's clock runs from here.
+    ponderhit_at: OnceLock<Instant>,
     nodes: AtomicU64,
     tb_hits: AtomicU64,
 }
@@ -65,15 +68,25 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// The opponent played the expected move: the search turns into a normal timed search.
+    /// The opponent played the expected move: the search turns into a normal timed search,
+    /// timed from now. (A `ponderhit` when not pondering changes nothing.)
     pub fn ponderhit(&self) {
-        self.pondering.store(false, Ordering::Relaxed);
+        if self.is_pondering() {
+            // The instant first: whoever sees the pondering end (Acquire) sees it too.
+            let _ = self.ponderhit_at.set(Instant::now());
+            self.pondering.store(false, Ordering::Release);
+        }
     }
 
     /// Whether the search is still pondering (no time limit applies).
     #[inline]
     pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
+        self.pondering.load(Ordering::Acquire)
+    }
+
+    /// When `ponderhit` ended the pondering, if it has.
+    pub fn ponderhit_instant(&self) -> Option<Instant> {
+        self.ponderhit_at.get().copied()
     }
 
     /// Nodes searched by every thread, as last reported (workers report every 1024 nodes).
@@ -219,7 +232,6 @@ pub fn search(
         return SearchResult::unsearched(Move::NULL, if root.is_check() { -MATE } else { 0 });
     };
 
-    let control = context.control;
     let tt = context.tt;
     let hub = split::SplitHub::default();
     let mut search = RootSearch::new(root, limits, context, time, &root_moves, &hub);
@@ -274,7 +286,7 @@ pub fn search(
             search.show(&line, report);
         }
 
-        if !progress.go_deeper(depth, score, failed_low, limits, control, &search) {
+        if !progress.go_deeper(depth, score, failed_low, limits, &mut search) {
             break;
         }
     }
@@ -585,8 +597,7 @@ impl Progress {
         score: i32,
         failed_low: bool,
         limits: &Limits,
-        control: &SearchControl,
-        search: &RootSearch,
+        search: &mut RootSearch,
     ) -> bool {
         let mate = mate_in_moves(score);
         if let (Some(wanted), Some(found)) = (limits.mate, mate) {
@@ -607,7 +618,7 @@ impl Progress {
             failed_low,
         };
         self.scores.push(score);
-        if !control.is_pondering() && search.workers[0].time().should_stop_deepening(&stats) {
+        if search.workers[0].should_stop_deepening(&stats) {
             return false;
         }
         let below = |limit: Option<u64>| limit.is_none_or(|n| search.nodes() < n);
@@ -901,5 +912,40 @@ mod tests {
         assert_eq!(mate_in_moves(-(MATE - 2)), Some(-1));
         assert_eq!(mate_in_moves(-(MATE - 4)), Some(-2));
         assert_eq!(mate_in_moves(100), None);
+    }
+
+    /// Pondering began long before `ponderhit`; from then on every check of the clock, by any
+    /// worker and however late it looks, times the search from the `ponderhit` instant. (Before,
+    /// a worker that looked first outside its 1,024-node poll, as a split point's owner does
+    /// when it closes, or the root between iterations, saw the clock run out at once.)
+    #[test]
+    fn after_ponderhit_every_clock_check_runs_from_the_ponderhit() {
+        let pos = Position::startpos();
+        let tt = TranspositionTable::new(1);
+        let control = SearchControl::new(true);
+        let limits = Limits { time_ms: [Some(10_000), Some(10_000)], ..Limits::default() };
+        let go = Instant::now().checked_sub(Duration::from_secs(60)).unwrap_or_else(|| unreachable!("uptime < 60 s"));
+        let time = TimeManager::new(&limits, pos.side_to_move(), 0, 0, go);
+        let mut histories = Histories::default();
+        let mut worker = Worker::new(&tt, &control, time, None, &[], &mut histories, Vec::new());
+        let stats = IterationStats {
+            depth: 20,
+            stable_iterations: 0,
+            best_move_node_share: 0.5,
+            score_drop: 0,
+            failed_low: false,
+        };
+        assert!(!worker.search_must_stop() && !worker.should_stop_deepening(&stats), "no limit while pondering");
+
+        control.ponderhit();
+        let pause = Duration::from_millis(20);
+        std::thread::sleep(pause);
+        assert!(!worker.should_stop_deepening(&stats), "60 s of pondering spent none of the move's time");
+        assert!(!worker.search_must_stop());
+        let elapsed = worker.time().elapsed();
+        assert!(elapsed >= pause && elapsed < Duration::from_secs(30), "timed from the ponderhit: {elapsed:?}");
+
+        let late = TimeManager::new(&limits, pos.side_to_move(), 0, 0, go);
+        assert!(late.hard_limit_reached(), "the same budget from `go` is long spent");
     }
 }

@@ -153,10 +153,10 @@ impl TimeManager {
         self.maximum.is_none()
     }
 
-    /// Restarts the clock with the same budget: on `ponderhit` the search becomes a normal
+    /// Restarts the clock at `ponderhit` with the same budget: the search becomes a normal
     /// timed search from that moment.
-    pub fn restart_after_ponderhit(&mut self) {
-        self.start = Instant::now();
+    pub fn restart_after_ponderhit(&mut self, at: Instant) {
+        self.start = at;
     }
 }
 

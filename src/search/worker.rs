@@ -9,7 +9,7 @@ use super::movepick::PickerBuffers;
 use super::split::{SplitHub, SplitPoint};
 use super::stack::Ply;
 use super::tablebase::TbSettings;
-use super::time::TimeManager;
+use super::time::{IterationStats, TimeManager};
 use super::tt::{TranspositionTable, TtEntry, NO_EVAL};
 use super::{SearchControl, MAX_PLY};
 use crate::eval::evaluate;
@@ -17,6 +17,7 @@ use crate::nnue::{self, AccumulatorStack, Network};
 use crate::position::Position;
 use crate::types::Move;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The static evaluation: the network's when there is one, else the hand-crafted one.
 pub(super) struct Evaluator {
@@ -216,11 +217,6 @@ impl<'a> Worker<'a> {
             return;
         }
         self.flush_nodes();
-        let pondering = self.control.is_pondering();
-        if self.was_pondering && !pondering {
-            self.time.restart_after_ponderhit();
-        }
-        self.was_pondering = pondering;
         if self.search_must_stop() || self.chain.iter().any(|point| point.aborted()) {
             self.stopped = true;
         } else {
@@ -255,10 +251,27 @@ impl<'a> Worker<'a> {
 
     /// Whether the whole search must stop: `stop`, the hard deadline (unless pondering), or
     /// the node limit over all threads.
-    pub fn search_must_stop(&self) -> bool {
+    pub fn search_must_stop(&mut self) -> bool {
+        let pondering = self.follow_ponderhit();
         self.control.stop_requested()
-            || (!self.control.is_pondering() && self.time.hard_limit_reached())
+            || (!pondering && self.time.hard_limit_reached())
             || self.node_limit.is_some_and(|n| self.control.total_nodes() >= n)
+    }
+
+    /// Whether to stop deepening after an iteration with `stats` (never while pondering).
+    pub(super) fn should_stop_deepening(&mut self, stats: &IterationStats) -> bool {
+        !self.follow_ponderhit() && self.time.should_stop_deepening(stats)
+    }
+
+    /// Whether the search still ponders; once `ponderhit` has ended it, this worker's clock
+    /// runs from the `ponderhit` instant, the same for every worker however late each looks.
+    fn follow_ponderhit(&mut self) -> bool {
+        let pondering = self.control.is_pondering();
+        if self.was_pondering && !pondering {
+            self.time.restart_after_ponderhit(self.control.ponderhit_instant().unwrap_or_else(Instant::now));
+        }
+        self.was_pondering = pondering;
+        pondering
     }
 
     /// Whether the position repeats one since the last irreversible move: any repetition
