@@ -244,8 +244,9 @@ pub fn search(
             worker.may_stop = depth > 1;
         }
         // The iteration's lines, each by aspiration windows; MultiPV searches each further line
-        // without the moves of the lines above.
-        let mut failed_low = false;
+        // without the moves of the lines above. The time manager reads the first line's search,
+        // the one whose move is played (a later line's excludes that move).
+        let mut first_line = FirstLine { failed_low: false, best_move_node_share: 1.0 };
         let mut lines: Vec<Line> = Vec::with_capacity(wanted_lines);
         for line_index in 0..wanted_lines {
             let excluded: Vec<Move> = lines.iter().filter_map(|line| line.pv.first().copied()).collect();
@@ -270,10 +271,13 @@ pub fn search(
                 }
                 break 'deepening;
             };
-            failed_low |= outcome.failed_low;
             let mut pv = outcome.pv;
             if pv.is_empty() {
                 pv = root_moves.moves.iter().copied().find(|mv| !excluded.contains(mv)).into_iter().collect();
+            }
+            if line_index == 0 {
+                let best_move_node_share = pv.first().map_or(1.0, |&best| search.node_share(best));
+                first_line = FirstLine { failed_low: outcome.failed_low, best_move_node_share };
             }
             lines.push(Line { score: outcome.score, pv });
         }
@@ -286,7 +290,7 @@ pub fn search(
             search.show(&line, report);
         }
 
-        if !progress.go_deeper(depth, score, failed_low, limits, &mut search) {
+        if !progress.go_deeper(depth, score, first_line, limits, &mut search) {
             break;
         }
     }
@@ -546,6 +550,15 @@ fn shown_pv(root: &Position, history: &[u64], mut pv: Vec<Move>) -> Vec<Move> {
     pv
 }
 
+/// What an iteration's first line tells the time manager.
+#[derive(Clone, Copy)]
+struct FirstLine {
+    /// A window failed low on the way.
+    failed_low: bool,
+    /// The share of the line's last window's root nodes spent below its best move.
+    best_move_node_share: f64,
+}
+
 /// What the iterations so far have settled.
 struct Progress {
     result: SearchResult,
@@ -590,12 +603,12 @@ impl Progress {
     }
 
     /// Whether to search one iteration deeper after the one at `depth` ended with `score`
-    /// (`failed_low`: a window failed low on the way), recording the score.
+    /// (`first_line`: what its first line's search said), recording the score.
     fn go_deeper(
         &mut self,
         depth: i32,
         score: i32,
-        failed_low: bool,
+        first_line: FirstLine,
         limits: &Limits,
         search: &mut RootSearch,
     ) -> bool {
@@ -613,9 +626,9 @@ impl Progress {
         let stats = IterationStats {
             depth,
             stable_iterations: self.stable_iterations,
-            best_move_node_share: search.node_share(self.result.best_move),
+            best_move_node_share: first_line.best_move_node_share,
             score_drop: average_of_last_two(&self.scores).map_or(0, |average| average - score),
-            failed_low,
+            failed_low: first_line.failed_low,
         };
         self.scores.push(score);
         if search.workers[0].should_stop_deepening(&stats) {
