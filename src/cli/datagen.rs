@@ -44,9 +44,15 @@ pub struct DatagenArgs {
     threads: u64,
     #[command(flatten)]
     limits: NodeLimits,
-    /// Random legal moves before the search takes over.
+    /// Random legal moves before the search takes over: N or N + 1, at random, so each side
+    /// makes the last one in half the games.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     random_plies: u32,
+    /// An opening whose first search scores beyond this many centipawns, either side ahead, is
+    /// drawn again (32000 keeps every opening).
+    #[arg(long, default_value_t = springer::datagen::DEFAULT_OPENING_SCORE_LIMIT as i64,
+          value_parser = clap::value_parser!(i64).range(100..=32_000))]
+    opening_score_limit: i64,
     /// Start from random Chess960 positions.
     #[arg(long)]
     chess960: bool,
@@ -60,7 +66,8 @@ pub struct DatagenArgs {
 
 /// `springer datagen`: a progress line per chunk on stderr, a summary on stdout.
 pub fn run(args: DatagenArgs) -> ExitCode {
-    let DatagenArgs { out, games, threads, limits, random_plies, chess960, games_per_chunk, seed } = args;
+    let DatagenArgs { out, games, threads, limits, random_plies, opening_score_limit, chess960, games_per_chunk, seed } =
+        args;
     let (nodes, hard_nodes) = limits.resolve();
     let config = springer::datagen::Config {
         out,
@@ -69,6 +76,7 @@ pub fn run(args: DatagenArgs) -> ExitCode {
         nodes,
         hard_nodes,
         random_plies,
+        opening_score_limit: opening_score_limit as i32,
         chess960,
         games_per_chunk,
         seed,

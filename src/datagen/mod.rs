@@ -15,6 +15,7 @@ use crate::search::time::Limits;
 use crate::search::tt::{TranspositionTable, MATE_BOUND};
 use crate::search::{search, SearchContext, SearchControl, SearchResult};
 use format::{decode_header, encode_chunk, ChunkHeader, GameRecord, GameResult};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,6 +36,9 @@ const DRAW_PLIES: u32 = 12;
 const MAX_PLIES: usize = 400;
 /// The table each game starts afresh.
 const HASH_MB: usize = 8;
+/// The most a game's first search may score (centipawns, either side ahead): a random opening
+/// that already hangs a piece is drawn again rather than played out as a foregone conclusion.
+pub const DEFAULT_OPENING_SCORE_LIMIT: i32 = 400;
 
 /// What `springer datagen` was asked for.
 #[derive(Clone, Debug)]
@@ -50,8 +54,11 @@ pub struct Config {
     /// The hard node limit per move, at least `nodes`: the search stops there even inside an
     /// iteration (`nodes` itself gives the hard limit that the data before 2026-12-01 was made with).
     pub hard_nodes: u64,
-    /// Random legal moves played before the search takes over.
+    /// Random legal moves played before the search takes over: this many or one more, at
+    /// random, so that each side makes the last random move in half the games.
     pub random_plies: u32,
+    /// An opening whose first search scores beyond this (either side ahead) is drawn again.
+    pub opening_score_limit: i32,
     /// Start from random Chess960 positions.
     pub chess960: bool,
     /// Games per chunk file.
@@ -132,7 +139,8 @@ pub fn play_game(config: &Config, game: u64) -> GameRecord {
     }
 }
 
-/// One attempt at a game; `None` when the random opening already ended it.
+/// One attempt at a game; `None` when the random opening already ended it or left one side
+/// ahead by more than `opening_score_limit`.
 fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
     let (start_fen, variant) = if config.chess960 {
         (chess960_start(rng.below(960)), Variant::Chess960)
@@ -140,7 +148,8 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
         (crate::position::START_FEN.to_string(), Variant::Standard)
     };
     let mut pos = Position::parse_fen(&start_fen, variant).ok()?.position;
-    for _ in 0..config.random_plies {
+    let random_plies = config.random_plies + (rng.next() & 1) as u32;
+    for _ in 0..random_plies {
         let mut list = MoveList::new();
         generate_legal(&pos, &mut list);
         if list.is_empty() {
@@ -159,7 +168,7 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
     let mut histories = vec![Histories::default()];
     let mut keys: Vec<u64> = Vec::new();
     let mut moves = Vec::new();
-    let (mut win_streak, mut draw_streak) = (0u32, 0u32);
+    let (mut win_streak, mut draw_streak) = (WinStreak::default(), 0u32);
     let limits = Limits { nodes: Some(config.hard_nodes), soft_nodes: Some(config.nodes), ..Limits::default() };
     let result = loop {
         if let Some(result) = rule_result(&pos, &keys) {
@@ -170,11 +179,14 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
         }
         let found = search_position(&pos, &limits, &tt, &mut histories, &keys);
         let score = found.score;
+        if moves.is_empty() && score.abs() > config.opening_score_limit {
+            return None;
+        }
         let white_score = if pos.side_to_move().is_white() { score } else { -score };
         moves.push((found.best_move, score.clamp(i16::MIN.into(), i16::MAX.into()) as i16));
-        win_streak = if white_score.abs() >= WIN_SCORE { win_streak + 1 } else { 0 };
+        win_streak.add(white_score);
         draw_streak = if score.abs() <= DRAW_SCORE && moves.len() >= DRAW_MIN_PLY { draw_streak + 1 } else { 0 };
-        if win_streak >= WIN_PLIES || score.abs() >= MATE_BOUND {
+        if win_streak.plies >= WIN_PLIES || score.abs() >= MATE_BOUND {
             // Proven mates and long-agreed wins are adjudicated: the side ahead wins.
             break if white_score > 0 { GameResult::WhiteWon } else { GameResult::BlackWon };
         }
@@ -185,6 +197,27 @@ fn try_game(config: &Config, rng: &mut Rng) -> Option<GameRecord> {
         pos.make_move(found.best_move);
     };
     Some(GameRecord { start_fen: opening_fen, variant, result, moves })
+}
+
+/// Consecutive plies whose searches put the same side ahead by `WIN_SCORE` or more.
+#[derive(Default)]
+struct WinStreak {
+    plies: u32,
+    /// The side ahead: 1 White, -1 Black, 0 neither.
+    side: i32,
+}
+
+impl WinStreak {
+    /// Counts one more search, scoring `white_score` from White's view.
+    fn add(&mut self, white_score: i32) {
+        let side = if white_score.abs() >= WIN_SCORE { white_score.signum() } else { 0 };
+        self.plies = match side {
+            0 => 0,
+            _ if side == self.side => self.plies + 1,
+            _ => 1,
+        };
+        self.side = side;
+    }
 }
 
 /// One search of a game's position `pos` (reached after the positions `keys`) under `limits`, on
@@ -279,9 +312,11 @@ fn write_chunk(dir: &Path, index: u64, header: ChunkHeader, games: &[GameRecord]
     })
 }
 
-/// Games waiting to fill a chunk, and the chunks written so far.
+/// Finished games waiting to fill a chunk, by game number, and the chunks written so far. A
+/// chunk holds consecutive games from `first_game` on, so its header names exactly the games in
+/// it and a resumed run neither repeats nor skips one (threads finish games out of order).
 struct Pending {
-    games: Vec<GameRecord>,
+    games: BTreeMap<u64, GameRecord>,
     next_chunk: u64,
     first_game: u64,
     summary: Summary,
@@ -300,11 +335,23 @@ pub fn run(config: &Config, progress: &mut (dyn FnMut(&Summary) + Send)) -> Resu
     let start = Instant::now();
     let next_game = AtomicU64::new(first_game);
     let last_game = first_game + config.games;
-    let pending =
-        Mutex::new(Pending { games: Vec::new(), next_chunk, first_game, summary: Summary::default(), error: None });
+    let pending = Mutex::new(Pending {
+        games: BTreeMap::new(),
+        next_chunk,
+        first_game,
+        summary: Summary::default(),
+        error: None,
+    });
     let progress = Mutex::new(progress);
+    // Writes the games from `first_game` on that are finished without a gap, at most a chunk.
     let flush = |pending: &mut Pending| {
-        let games = std::mem::take(&mut pending.games);
+        let mut games = Vec::new();
+        while games.len() < config.games_per_chunk as usize {
+            match pending.games.remove(&(pending.first_game + games.len() as u64)) {
+                Some(game) => games.push(game),
+                None => break,
+            }
+        }
         let header = ChunkHeader { first_game: pending.first_game, games: games.len() as u32 };
         if let Err(e) = write_chunk(&config.out, pending.next_chunk, header, &games) {
             pending.error.get_or_insert(e);
@@ -329,17 +376,25 @@ pub fn run(config: &Config, progress: &mut (dyn FnMut(&Summary) + Send)) -> Resu
                 }
                 let record = play_game(config, game);
                 let mut pending = lock(&pending);
-                pending.games.push(record);
-                if pending.games.len() >= config.games_per_chunk as usize {
+                pending.games.insert(game, record);
+                // One game can complete more than one chunk when the games before it are in.
+                loop {
+                    let chunk_end = pending.first_game + u64::from(config.games_per_chunk);
+                    let complete = (pending.first_game..chunk_end).all(|n| pending.games.contains_key(&n));
+                    if !complete || pending.error.is_some() {
+                        break;
+                    }
                     flush(&mut pending);
                 }
             });
         }
     });
+    // Every game of the run is finished: what is left is a short chunk without gaps.
     let mut pending = lock(&pending);
     if !pending.games.is_empty() && pending.error.is_none() {
         flush(&mut pending);
     }
+    debug_assert!(pending.games.is_empty() || pending.error.is_some(), "games left unwritten");
     if let Some(error) = pending.error.take() {
         return Err(error);
     }
@@ -365,6 +420,7 @@ mod tests {
             nodes: 300,
             hard_nodes: 300 * 8,
             random_plies: 8,
+            opening_score_limit: DEFAULT_OPENING_SCORE_LIMIT,
             chess960: false,
             games_per_chunk: 3,
             seed: 7,
@@ -420,6 +476,54 @@ mod tests {
         assert_eq!(positions, first.positions + second.positions);
         assert!(!chunk_path(&dir, 3).exists());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Threads finish games out of order; each chunk still holds exactly the games its header
+    /// names, so a resumed run neither repeats nor skips one.
+    #[test]
+    fn a_chunk_holds_the_games_its_header_names() {
+        let dir = temp_dir("ordered");
+        let cfg = Config { games_per_chunk: 1, ..config(&dir, 12) };
+        run(&cfg, &mut |_| {}).unwrap_or_else(|e| unreachable!("{e}"));
+        for index in 0..12 {
+            let bytes = std::fs::read(chunk_path(&dir, index)).unwrap_or_else(|e| unreachable!("{e}"));
+            let (header, games) = decode_chunk(&bytes).unwrap_or_else(|e| unreachable!("{e}"));
+            assert_eq!((header.first_game, games.len()), (index, 1));
+            assert_eq!(games[0], play_game(&cfg, index), "chunk {index}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Openings leave either side to move (8 or 9 random plies) and neither side ahead by more
+    /// than the limit at the first search.
+    #[test]
+    fn openings_alternate_the_last_random_mover_and_stay_near_level() {
+        let cfg = Config { nodes: 200, hard_nodes: 1600, ..config(Path::new("."), 1) };
+        let mut black_to_move = 0;
+        for game in 0..16 {
+            let record = play_game(&cfg, game);
+            if record.start_fen.split(' ').nth(1) == Some("b") {
+                black_to_move += 1;
+            }
+            let first_score = i32::from(record.moves[0].1);
+            assert!(first_score.abs() <= cfg.opening_score_limit, "game {game}: {first_score}");
+        }
+        assert!((3..=13).contains(&black_to_move), "{black_to_move} of 16 openings with Black to move");
+    }
+
+    #[test]
+    fn only_one_side_ahead_in_a_row_adjudicates_a_win() {
+        let mut streak = WinStreak::default();
+        for score in [2500, -2500, 2500, -2500] {
+            streak.add(score);
+        }
+        assert_eq!(streak.plies, 1, "the lead changed hands each ply");
+        for score in [2000, 3000, 2100, 2000] {
+            streak.add(score);
+        }
+        assert_eq!((streak.plies, streak.side), (4, 1), "White ahead for four plies");
+        streak.add(1999);
+        assert_eq!(streak.plies, 0);
     }
 
     #[test]
