@@ -212,8 +212,9 @@ fn bad_input_gets_info_string_and_the_engine_goes_on() {
     ] {
         e.send(bad);
         if bad.starts_with("go") {
-            // Without a usable limit the search runs until `stop`.
-            let lines = e.until("info string", Duration::from_secs(2));
+            // Without a usable limit the search runs until `stop`. (The refused position above
+            // is named first.)
+            let lines = e.until("info string warning: go depth", Duration::from_secs(2));
             assert!(lines.iter().any(|l| l.contains("'x'")));
             e.send("stop");
             let lines = e.until("bestmove", Duration::from_secs(2));
@@ -358,4 +359,55 @@ fn the_last_line_shown_starts_with_the_best_move() {
             .next_back();
         assert_eq!(shown, Some(best), "{fen}, {nodes} nodes: {lines:?}");
     }
+}
+
+/// A GUI's slips at `position` and `go`: a refused move is named again at `go` with the position
+/// searched instead; a clock for the other side only, or one beyond any number, still gives a
+/// timed search; `register` is ignored quietly.
+#[test]
+fn gui_slips_are_named_and_still_end_in_a_timed_move() {
+    let mut e = Engine::start();
+    let (best, lines) = e.bestmove("position startpos moves e2e4 e7e5 e1e3", "go depth 2");
+    let warned =
+        |lines: &[String], text: &str| lines.iter().any(|l| l.starts_with("info string warning") && l.contains(text));
+    assert!(warned(&lines, "e1e3") && warned(&lines, "/4P3/"), "{lines:?}");
+    assert!(legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", false).contains(&best));
+    let (_, lines) = e.bestmove("position startpos moves e2e4", "go depth 2");
+    assert!(!warned(&lines, "last position"), "a good position clears the warning: {lines:?}");
+
+    // Black to move with White's clock only: Black's counts as run out (before, the search had
+    // no end and `bestmove` never came).
+    let (best, lines) = e.bestmove("position startpos moves e2e4", "go wtime 60000 winc 1000");
+    assert!(warned(&lines, "no btime"), "{lines:?}");
+    assert!(legal("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", false).contains(&best), "{lines:?}");
+    // A number past i64 is a clock beyond any other, not a missing one.
+    let (_, lines) = e.bestmove("position startpos", "go wtime 1000 btime 99999999999999999999");
+    assert!(warned(&lines, "go btime") && warned(&lines, "beyond any clock"), "{lines:?}");
+
+    e.send("register later");
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(5));
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+}
+
+/// `searchmoves` naming a move twice searches it once (before, MultiPV gave it a second line
+/// with an empty principal variation); a position with no legal move gets a score line.
+#[test]
+fn repeated_searchmoves_count_once_and_mate_and_stalemate_have_a_score() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    let castle = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let (best, lines) = e.bestmove(castle, "go depth 3 searchmoves e1g1 e1h1 e1g1");
+    assert_eq!(best, "e1g1");
+    let pv_lines: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth") && l.contains(" pv ")).collect();
+    assert!(!pv_lines.is_empty());
+    for line in pv_lines {
+        assert!(line.contains(" multipv 1 ") && line.contains(" pv e1g1"), "{line}");
+    }
+    let (best, lines) = e.bestmove("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 3");
+    assert_eq!(best, "0000");
+    assert!(lines.contains(&"info depth 0 score mate 0".to_string()), "{lines:?}");
+    let (best, lines) = e.bestmove("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 3");
+    assert_eq!(best, "0000");
+    assert!(lines.contains(&"info depth 0 score cp 0".to_string()), "{lines:?}");
 }

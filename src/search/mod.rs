@@ -323,7 +323,8 @@ impl RootMoves {
     fn new(root: &Position, limits: &Limits, tablebases: Option<&TbSettings>, history: &[u64]) -> RootMoves {
         let mut legal = MoveList::new();
         generate_legal(root, &mut legal);
-        let mut filter: Vec<Move> = limits.search_moves.iter().copied().filter(|mv| legal.contains(mv)).collect();
+        // Each legal move once, however often `searchmoves` names it.
+        let mut filter: Vec<Move> = legal.iter().copied().filter(|mv| limits.search_moves.contains(mv)).collect();
         let mut moves: Vec<Move> = if filter.is_empty() { legal.to_vec() } else { filter.clone() };
         let ranking = tablebases.and_then(|tb| tablebase::rank_root_moves(tb, root, &moves, history));
         if let Some(ranking) = &ranking {

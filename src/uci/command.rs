@@ -28,6 +28,8 @@ pub enum Command {
     PonderHit,
     /// `quit`.
     Quit,
+    /// `register ...`: this engine needs no registration, so it is ignored.
+    Register,
     /// `d`: show the board, FEN, key and masks.
     Display,
     /// `eval`: the static evaluation by term.
@@ -70,6 +72,17 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
+/// A whole number (an optional sign, then digits), saturated at `i64`'s bounds: a GUI's
+/// absurdly long clock is still a clock. `None` for anything else.
+pub(crate) fn parse_whole(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i64>().unwrap_or(if text.starts_with('-') { i64::MIN } else { i64::MAX }))
+}
+
 /// Shortens user text for messages.
 fn clip(text: &str) -> String {
     let mut clipped: String = text.chars().take(60).collect();
@@ -102,6 +115,7 @@ impl Command {
             "stop" => Command::Stop,
             "ponderhit" => Command::PonderHit,
             "quit" => Command::Quit,
+            "register" => Command::Register,
             "d" => Command::Display,
             "eval" => Command::Eval,
             "bench" => parse_bench(args)?,
@@ -124,6 +138,7 @@ fn is_command(token: &str) -> bool {
             | "stop"
             | "ponderhit"
             | "quit"
+            | "register"
             | "d"
             | "eval"
             | "bench"
@@ -216,9 +231,9 @@ fn parse_go(args: &[&str]) -> Result<Command, CommandError> {
                     continue;
                 };
                 i += 1;
-                match text.parse::<i64>() {
-                    Ok(value) => apply_go_value(&mut go, key, value),
-                    Err(_) => go.warnings.push(format!("go {key}: '{}' is not a whole number; ignored", clip(text))),
+                match parse_whole(text) {
+                    Some(value) => apply_go_value(&mut go, key, value),
+                    None => go.warnings.push(format!("go {key}: '{}' is not a whole number; ignored", clip(text))),
                 }
             }
             other => go.warnings.push(format!("go: unknown token '{}' ignored", clip(other))),
@@ -280,6 +295,17 @@ mod tests {
             Ok(Some(cmd)) => cmd,
             other => unreachable!("{line}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn whole_numbers_saturate_and_anything_else_is_refused() {
+        assert_eq!(parse_whole("99999999999999999999"), Some(i64::MAX));
+        assert_eq!(parse_whole("-99999999999999999999"), Some(i64::MIN));
+        assert_eq!(parse_whole(" +5 "), Some(5));
+        for bad in ["", "-", "12a", "1.5", "0x10", "--3"] {
+            assert_eq!(parse_whole(bad), None, "{bad}");
+        }
+        assert_eq!(parse("register later"), Command::Register);
     }
 
     #[test]

@@ -144,6 +144,8 @@ pub struct Engine {
     position: Position,
     /// Keys of the game's positions before `position`, for repetition draws.
     history: Vec<u64>,
+    /// Why the last `position` command was refused, whole or from a move on; `go` says so.
+    refused_position: Option<String>,
     options: Options,
     tt: Arc<TranspositionTable>,
     /// Move-ordering statistics, one per search thread; lent to the search while it runs.
@@ -174,6 +176,7 @@ impl Engine {
         Engine {
             position: Position::startpos(),
             history: Vec::new(),
+            refused_position: None,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             histories: Some(vec![Histories::default()]),
@@ -201,7 +204,7 @@ impl Engine {
                 }
                 say!("uciok");
             }
-            Command::Debug(_) => {}
+            Command::Debug(_) | Command::Register => {}
             Command::IsReady => say!("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
@@ -460,14 +463,18 @@ impl Engine {
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
         match apply_position(fen, moves, self.options.chess960) {
-            Err(e) => say!("info string error: {e}; the position is unchanged"),
+            Err(e) => {
+                say!("info string error: {e}; the position is unchanged");
+                self.refused_position = Some(e.to_string());
+            }
             Ok(applied) => {
                 for right in &applied.dropped {
                     say!("info string warning: {right}");
                 }
-                if let Some(message) = applied.error {
+                if let Some(message) = &applied.error {
                     say!("info string error: {message}");
                 }
+                self.refused_position = applied.error;
                 self.position = applied.position;
                 self.history = applied.history;
             }
@@ -476,6 +483,14 @@ impl Engine {
 
     fn go(&mut self, go: Go) {
         self.finish_search();
+        // The error at `position` is repeated at each `go`, with the position searched instead,
+        // so that a log shows the cause beside the move.
+        if let Some(refused) = &self.refused_position {
+            say!(
+                "info string warning: the last position command was not applied in full ({refused}); searching {}",
+                self.position.to_fen()
+            );
+        }
         if let Some((limits, strength)) = self.search_limits(go) {
             self.start_search(limits, strength);
         }
@@ -489,6 +504,14 @@ impl Engine {
             say!("info string warning: {warning}");
         }
         let mut limits = go.limits;
+        // A clock for the other side only would leave the search without an end: the missing
+        // one counts as run out, so the engine moves at once rather than never.
+        let us = self.position.side_to_move();
+        if limits.time_ms[us].is_none() && limits.time_ms[!us].is_some() && limits.movetime_ms.is_none() {
+            let (ours, theirs) = if us.is_white() { ("wtime", "btime") } else { ("btime", "wtime") };
+            say!("info string warning: go has {theirs} but no {ours} for the side to move; {ours} taken as 0");
+            limits.time_ms[us] = Some(0);
+        }
         for text in &go.search_moves_text {
             match self.parse_move(&self.position, text) {
                 Some(mv) => limits.search_moves.push(mv),
@@ -557,6 +580,11 @@ impl Engine {
                         say!("{}", info_line(report, chess960, show_wdl));
                     }
                 });
+                if result.best_move == Move::NULL {
+                    // No legal move: the score a GUI shows is mate (the side to move is mated)
+                    // or a draw (stalemate).
+                    say!("info depth 0 score {}", if pos.is_check() { "mate 0" } else { "cp 0" });
+                }
                 // Exactly one bestmove, and never before `stop` during an infinite or ponder search.
                 while (limits.infinite || thread_control.is_pondering()) && !thread_control.stop_requested() {
                     std::thread::sleep(Duration::from_millis(1));

@@ -137,7 +137,7 @@ pub fn declarations() -> Vec<String> {
 /// A spin value: a number, clamped into `min..=max` with a warning when outside.
 fn spin(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<(i64, Option<String>), String> {
     let text = value.ok_or_else(|| format!("option {name} needs a value"))?;
-    let number: i64 = text.trim().parse().map_err(|_| {
+    let number = super::command::parse_whole(text).ok_or_else(|| {
         format!("option {name}: '{}' is not a whole number; unchanged", text.chars().take(40).collect::<String>())
     })?;
     let clamped = number.clamp(min, max);
