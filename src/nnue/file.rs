@@ -10,7 +10,7 @@
 //! embedded net's (`src/nnue/mod.rs`), with any bucket count up to `MAX_BUCKETS` and up to
 //! `MAX_KING_BUCKETS` king buckets; the trainer writes any width.
 
-use super::{Inputs, KingBuckets, Network, OutputLayer, HIDDEN, INPUTS, MAX_KING_BUCKETS};
+use super::{Inputs, KingBuckets, Network, OutputLayer, HIDDEN, INPUTS, MAX_KING_BUCKETS, MAX_OUTPUT_WEIGHT};
 use std::fmt;
 
 /// The first bytes of a net with one output layer.
@@ -116,6 +116,10 @@ const fn read_header(bytes: &[u8]) -> Result<Layout, NetError> {
     }
     let buckets = u32_at(bytes, 12) as usize;
     if bucketed {
+        // One output layer is `SPRNNUE1`, whose header is 4 bytes shorter.
+        if buckets == 1 {
+            return Err(NetError::OneBucketInBucketedHeader);
+        }
         return Ok(Layout { hidden, buckets, inputs: Inputs::PLAIN });
     }
     let flags = u32_at(bytes, FLAGS_AT);
@@ -210,6 +214,10 @@ pub enum NetError {
     UnknownFlags(u32),
     /// A king buckets' map with fewer than 2 or more than `MAX_KING_BUCKETS` buckets.
     WrongKingBuckets(usize),
+    /// A `SPRNNUE2` header with one output bucket (that net is a `SPRNNUE1`).
+    OneBucketInBucketedHeader,
+    /// An output weight beyond +-`MAX_OUTPUT_WEIGHT`, which the evaluation's sums cannot hold.
+    OutputWeightTooLarge(i16),
 }
 
 impl fmt::Display for NetError {
@@ -227,6 +235,12 @@ impl fmt::Display for NetError {
             }
             NetError::WrongKingBuckets(count) => {
                 write!(f, "the net has {count} king buckets; 2 to {MAX_KING_BUCKETS} are readable")
+            }
+            NetError::OneBucketInBucketedHeader => {
+                write!(f, "the net's SPRNNUE2 header gives one output bucket; such a net is written as SPRNNUE1")
+            }
+            NetError::OutputWeightTooLarge(w) => {
+                write!(f, "the net has an output weight of {w}; at most {MAX_OUTPUT_WEIGHT} either way is readable")
             }
         }
     }
@@ -259,6 +273,12 @@ impl Network {
         net.output_layers.iter_mut().for_each(|layer| layer.weights.iter_mut().for_each(&mut fill));
         for (layer, bias) in net.output_layers.iter_mut().zip(bytes[biases_at..].chunks_exact(4)) {
             layer.bias = i32::from_le_bytes([bias[0], bias[1], bias[2], bias[3]]);
+        }
+        let output_weights = net.output_layers.iter().flat_map(|layer| layer.weights.iter().flatten());
+        if let Some(&w) = output_weights.max_by_key(|w| w.unsigned_abs()) {
+            if i32::from(w).abs() > MAX_OUTPUT_WEIGHT {
+                return Err(NetError::OutputWeightTooLarge(w));
+            }
         }
         Ok(net)
     }
@@ -330,5 +350,35 @@ mod tests {
             header.extend_from_slice(&(buckets as u32).to_le_bytes());
             assert_eq!(Network::from_bytes(&header).err(), Some(NetError::WrongBuckets(buckets)));
         }
+    }
+
+    /// A one-bucket net under the bucketed magic used to be read with the plain net's 12-byte
+    /// header: the right size was refused and one 4 bytes short loaded with every weight shifted.
+    #[test]
+    fn a_bucketed_header_with_one_bucket_is_refused() {
+        let plain = Network::zeroed_with(Inputs::PLAIN, 1).to_bytes();
+        let mut relabelled = BUCKETED_NET_MAGIC.to_vec();
+        relabelled.extend_from_slice(&plain[8..12]);
+        relabelled.extend_from_slice(&1u32.to_le_bytes());
+        relabelled.extend_from_slice(&plain[12..]);
+        for bytes in [&relabelled[..], &relabelled[..relabelled.len() - 4]] {
+            assert_eq!(Network::from_bytes(bytes).err(), Some(NetError::OneBucketInBucketedHeader));
+        }
+    }
+
+    #[test]
+    fn output_weights_beyond_the_sums_range_are_refused_and_scores_are_bounded() {
+        let mut net = Network::zeroed_with(Inputs::PLAIN, 2);
+        net.output_layers[1].weights[0][7] = -(MAX_OUTPUT_WEIGHT as i16);
+        assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+        net.output_layers[1].weights[0][7] = -(MAX_OUTPUT_WEIGHT as i16) - 1;
+        assert_eq!(Network::from_bytes(&net.to_bytes()).err(), Some(NetError::OutputWeightTooLarge(-255)));
+        // An output bias far past any evaluation still scores within the limit.
+        let mut net = Network::zeroed_with(Inputs::PLAIN, 1);
+        net.output_layers[0].bias = i32::MAX;
+        let pos = crate::position::Position::startpos();
+        assert_eq!(net.evaluate(&pos), super::super::NET_SCORE_LIMIT);
+        net.output_layers[0].bias = i32::MIN;
+        assert_eq!(net.evaluate(&pos), -super::super::NET_SCORE_LIMIT);
     }
 }

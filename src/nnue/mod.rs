@@ -321,7 +321,8 @@ impl Network {
         let ours = screlu_dot(acc.values(side_to_move), &layer.weights[0]);
         let theirs = screlu_dot(acc.values(!side_to_move), &layer.weights[1]);
         let sum = ours + theirs + i64::from(layer.bias);
-        (sum * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        let limit = i64::from(NET_SCORE_LIMIT);
+        (sum * i64::from(SCALE) / i64::from(QA * QB)).clamp(-limit, limit) as i32
     }
 
     /// The evaluation of `pos` from a fresh accumulator (what the search's incremental
@@ -331,9 +332,18 @@ impl Network {
     }
 }
 
-/// Terms of `screlu_dot` summed in one `i32`: output weights are clipped to +-1.98 in training,
-/// so |w| <= 254 and each term is at most 255^2 * 254 = 16,516,350; 128 of them stay below 2^31.
+/// The largest output weight a net may have: training clips them to +-1.98, so |w| <= 254, and
+/// the loader refuses more (`screlu_dot`'s `i32` sums count on it).
+pub(super) const MAX_OUTPUT_WEIGHT: i32 = 254;
+
+/// Terms of `screlu_dot` summed in one `i32`: each is at most 255^2 * 254 = 16,516,350, so 128 of
+/// them stay below 2^31.
 const SCRELU_I32_TERMS: usize = 128;
+const _: () = assert!(SCRELU_I32_TERMS as i64 * (QA * QA) as i64 * MAX_OUTPUT_WEIGHT as i64 <= i32::MAX as i64);
+
+/// The most a net's score may say, either way: any net loaded, whatever its output bias, scores
+/// below the tablebase and mate scores (the embedded net stays within about +-10,000).
+pub const NET_SCORE_LIMIT: i32 = 20_000;
 
 /// `sum(clamp(v, 0, QA)^2 * w) / QA` over one perspective, in `i32` sums of
 /// `SCRELU_I32_TERMS` terms (each divided by `QA` before they are added), so any width is exact
