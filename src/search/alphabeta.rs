@@ -14,8 +14,8 @@ use super::pruning::{
 };
 use super::see::see_ge;
 use super::split::SplitMove;
-use super::tablebase::{self, TB_WIN_BOUND};
-use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry, MATE, MATE_BOUND, NO_EVAL};
+use super::tablebase::{self, is_decisive, TB_WIN_BOUND};
+use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry, MATE, NO_EVAL};
 use super::worker::Worker;
 use super::{INFINITY, MAX_PLY};
 use crate::eval::is_insufficient_material;
@@ -292,7 +292,11 @@ impl Worker<'_> {
         }
         let bound = Bound::of(best.score, original_alpha, node.beta);
         self.update_correction(pos, &node, &eval, &best, bound);
-        self.tt.store(node.key, best.mv, score_to_tt(best.score, ply), eval.raw, node.depth, bound);
+        // A MultiPV line after the first searched the root without the lines above: its move
+        // and score are not the root's, and would lead the next iteration's move order.
+        if ply > 0 || self.root_excluded.is_empty() {
+            self.tt.store(node.key, best.mv, score_to_tt(best.score, ply), eval.raw, node.depth, bound);
+        }
         best.score
     }
 
@@ -402,7 +406,7 @@ impl Worker<'_> {
         let mut sharpened = corrected;
         if let (Some(entry), false) = (tt_entry, node.in_check) {
             let score = score_from_tt(entry.score, ply);
-            if entry.bound.sharpens(score, corrected) && score.abs() < MATE_BOUND {
+            if entry.bound.sharpens(score, corrected) && !is_decisive(score) {
                 sharpened = score;
             }
         }
@@ -420,19 +424,19 @@ impl Worker<'_> {
         let Node { ply, depth, alpha, beta, cut_node, .. } = *node;
         let value = eval.sharpened;
         // Reverse futility pruning: far above beta at low depth, assume it holds. Not when beta
-        // is a mate score: an ordinary eval is far above "being mated in n" and would settle
+        // is a mate or tablebase score (`is_decisive`): an ordinary eval is far above "being mated in n" and would settle
         // the node without looking for the mate.
         if depth <= RFP_MAX_DEPTH
-            && value.abs() < MATE_BOUND
-            && beta.abs() < MATE_BOUND
+            && !is_decisive(value)
+            && !is_decisive(beta)
             && value - RFP_MARGIN.get() * (depth - i32::from(eval.improving)) >= beta
         {
             return Some(value);
         }
         // Razoring: far below alpha near the leaves, see whether captures can save it. Not once
-        // alpha is a mate score: every node is far below it then, and the quiet moves that
+        // alpha is a mate or tablebase score: every node is far below it then, and the quiet moves that
         // deliver a shorter mate would never be searched.
-        if depth <= RAZOR_MAX_DEPTH && alpha.abs() < MATE_BOUND && value + RAZOR_MARGIN.get() * depth <= alpha {
+        if depth <= RAZOR_MAX_DEPTH && !is_decisive(alpha) && value + RAZOR_MARGIN.get() * depth <= alpha {
             let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
             if score <= alpha {
                 return Some(score);
@@ -444,7 +448,7 @@ impl Worker<'_> {
             && value >= beta
             && has_non_pawn_material(pos)
             && !(ply >= 1 && self.stack[ply - 1].null_move)
-            && beta.abs() < MATE_BOUND
+            && !is_decisive(beta)
         {
             let r = NMP_BASE_REDUCTION
                 + depth / NMP_DEPTH_DIVISOR
@@ -502,7 +506,8 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            if quiet && may_prune && best.score > -MATE_BOUND && late_moves_exhausted(node, eval, best.moves_searched) {
+            if quiet && may_prune && best.score > -TB_WIN_BOUND && late_moves_exhausted(node, eval, best.moves_searched)
+            {
                 picker.keep_only_checks_and_escapes(pos, &info, &late_context);
             }
             let candidate = Candidate {
@@ -511,10 +516,11 @@ impl Worker<'_> {
                 history: if quiet { self.histories.quiet_score(pos, mv, context) } else { 0 },
                 escape: quiet && late_context.is_escape(mv),
             };
-            // Once a move has been found that is not being mated; checking moves are kept
+            // Once a move has been found that is not being mated or a tablebase loss (whose
+            // upper bound would be stored as proven); checking moves are kept
             // (they are few, and they find the mates).
             if may_prune
-                && best.score > -MATE_BOUND
+                && best.score > -TB_WIN_BOUND
                 && !candidate.gives_check
                 && self.prunes_move(pos, node, eval, &candidate, best.moves_searched)
             {
@@ -635,9 +641,9 @@ impl Worker<'_> {
             return true;
         }
         // Futility: a quiet move cannot lift a hopeless static eval to alpha (not once alpha is
-        // a mate score: then it would prune every quiet move).
+        // a mate or tablebase score: then it would prune every quiet move).
         if !node.in_check
-            && node.alpha.abs() < MATE_BOUND
+            && !is_decisive(node.alpha)
             && eval.sharpened + FUTILITY_BASE.get() + FUTILITY_PER_PLY.get() * depth <= node.alpha
             && history < FUTILITY_HISTORY_LIMIT.get()
         {

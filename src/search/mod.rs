@@ -962,4 +962,20 @@ mod tests {
         let late = TimeManager::new(&limits, pos.side_to_move(), 0, 0, go);
         assert!(late.hard_limit_reached(), "the same budget from `go` is long spent");
     }
+
+    /// MultiPV searches each later line without the lines above; the root's TT entry keeps the
+    /// first line's move (before, the last line's replaced it and led the next iteration).
+    #[test]
+    fn multipv_leaves_the_best_line_in_the_roots_table_entry() {
+        let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .unwrap_or_else(|e| unreachable!("{e}"));
+        let tt = TranspositionTable::new(8);
+        let control = SearchControl::new(false);
+        let mut histories = vec![Histories::default()];
+        let limits = Limits { multipv: 3, ..Limits::depth(6) };
+        let result = search(&pos, &limits, test_context(&tt, &control, &mut histories, None), &mut |_| {});
+        assert_eq!(result.lines.len(), 3);
+        let entry = tt.probe(pos.key()).unwrap_or_else(|| unreachable!("the root was stored"));
+        assert_eq!(entry.mv, result.best_move, "lines: {:?}", result.lines.iter().map(|l| l.pv[0]).collect::<Vec<_>>());
+    }
 }

@@ -14,8 +14,16 @@ use super::MAX_PLY;
 pub const TB_WIN: i32 = MATE_BOUND - 1 - MAX_PLY as i32;
 /// Scores at or beyond this (in absolute value) are tablebase results or mates.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
-// Tablebase scores lie between every evaluation (far below 20,000) and every mate score.
-const _: () = assert!(TB_WIN_BOUND > 20_000 && TB_WIN < MATE_BOUND);
+// Tablebase scores lie between every evaluation (at most `NET_SCORE_LIMIT`, 20,000) and every
+// mate score.
+const _: () = assert!(TB_WIN_BOUND > crate::nnue::NET_SCORE_LIMIT && TB_WIN < MATE_BOUND);
+
+/// Whether `score` is a proven result, a tablebase win or loss or a mate: the pruning margins,
+/// which reason about evaluations, leave such scores and windows alone.
+#[inline]
+pub const fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_WIN_BOUND
+}
 
 /// The root ranking's scale: DTZ ranks sit below it, so wins within the fifty-move rule rank
 /// above every cursed win.
