@@ -213,6 +213,11 @@ impl Worker<'_> {
     ) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
+            // The move into this node may have repeated a position or ended the fifty moves;
+            // quiescence cannot tell (its own moves push no keys), so it is settled here.
+            if ply > 0 && self.is_draw_by_rule(pos) {
+                return 0;
+            }
             return self.quiescence::<PV>(pos, alpha, beta, ply);
         }
         if !self.enter_node(ply) {
@@ -316,10 +321,7 @@ impl Worker<'_> {
     /// the window shrinks to the mates still possible from here (mate distance pruning), which
     /// may settle it too.
     fn settled_before_search(&mut self, pos: &Position, node: &mut Node) -> Option<i32> {
-        if self.is_repetition(pos)
-            || is_insufficient_material(pos)
-            || (pos.halfmove_clock() >= 100 && (!node.in_check || count_legal(pos) > 0))
-        {
+        if self.is_draw_by_rule(pos) || is_insufficient_material(pos) {
             return Some(0);
         }
         if node.ply >= MAX_PLY - 1 {
@@ -328,6 +330,13 @@ impl Worker<'_> {
         node.alpha = node.alpha.max(-MATE + node.ply as i32);
         node.beta = node.beta.min(MATE - node.ply as i32 - 1);
         (node.alpha >= node.beta).then_some(node.alpha)
+    }
+
+    /// A draw by repetition (inside the search once, before the root twice) or by the fifty-move
+    /// rule, unless the fiftieth move mates (asked only at the fiftieth move: this runs at every
+    /// node, quiescence's first included).
+    fn is_draw_by_rule(&self, pos: &Position) -> bool {
+        self.is_repetition(pos) || (pos.halfmove_clock() >= 100 && (!pos.is_check() || count_legal(pos) > 0))
     }
 
     /// Syzygy: a node the tables cover (see `tablebase::probes_node`) is settled by its WDL when

@@ -885,6 +885,14 @@ mod tests {
         assert!(perpetual.score.abs() < MATE_BOUND);
     }
 
+    #[test]
+    fn a_draw_by_rule_after_the_last_move_is_seen_at_the_horizon() {
+        // A rook up, but every move White has ends the fifty moves: at depth 1 each child is at
+        // the horizon, where quiescence alone would count the rook.
+        assert_eq!(best("8/8/4k3/8/8/4K3/8/R7 w - - 99 80", 1).score, 0);
+        assert!(best("8/8/4k3/8/8/4K3/8/R7 w - - 97 80", 1).score > 300);
+    }
+
     /// `fen`'s position and the moves of `texts` (UCI notation), each legal after the ones before.
     fn line(fen: &str, texts: &[&str]) -> (Position, Vec<Move>) {
         let root = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
