@@ -20,7 +20,6 @@ pub use float_net::FloatNet;
 
 use crate::nnue::{readable_buckets, Inputs, KingBuckets, Network, HIDDEN, MAX_BUCKETS};
 use crate::say;
-use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -291,8 +290,9 @@ fn run_with<const H: usize>(config: &Config, start: Option<FloatNet<H>>) -> Resu
     Ok(())
 }
 
+/// `values` times `scale` (on this thread: rayon's global pool would ignore `--threads`).
 fn scaled(values: &[f32], scale: f32) -> Vec<f32> {
-    values.par_iter().map(|v| v * scale).collect()
+    values.iter().map(|v| v * scale).collect()
 }
 
 /// xorshift64*: the trainer's only randomness, from `--seed`.
