@@ -518,6 +518,33 @@ fn probe_prints_wdl_dtz_and_a_best_move() {
     assert!(err.contains("no usable table"), "{err}");
 }
 
+/// A table found corrupt while the moves are ranked fails the probe (it printed `bestmove
+/// (none)` and exited 0); a checkmated side still gets `bestmove (none)` and 0.
+#[test]
+fn probe_fails_on_a_table_found_corrupt_and_names_it() {
+    let dir = std::env::temp_dir().join(format!("springer-probe-corrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for entry in std::fs::read_dir(fixture_tables()).expect("the fixture tables") {
+        let path = entry.expect("an entry").path();
+        let mut bytes = std::fs::read(&path).expect("a table");
+        if path.file_name().is_some_and(|name| name == "KRvKR.rtbw") {
+            // Half the file, at a length a table may have (16 more than a multiple of 64), so
+            // that opening the directory accepts it and only the probe finds it short.
+            bytes.truncate(bytes.len() / 2 / 64 * 64 + 16);
+        }
+        std::fs::write(dir.join(path.file_name().expect("a name")), bytes).expect("a copy");
+    }
+    let tables = dir.display().to_string();
+    let (code, out, err) = run(&["probe", "--fen", "2r5/8/8/3k4/8/8/8/K1R5 w - - 0 1", "--syzygy", &tables]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(err.contains("KRvKR.rtbw unusable"), "{err}");
+    let (code, out, _) = run(&["probe", "--fen", "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", "--syzygy", &fixture_tables()]);
+    assert_eq!(code, Some(0));
+    assert!(out.ends_with("bestmove (none)\n"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn speedtest_reports_its_nps_as_text_and_json_and_refuses_bad_arguments() {
     let (code, out, err) = run(&["speedtest", "--threads", "2", "--hash", "8", "--seconds", "1"]);

@@ -47,9 +47,19 @@ pub fn run(args: &ProbeArgs) -> ExitCode {
     };
     say!("wdl {}", wdl.name());
     say!("dtz {dtz}");
-    match tables.best_move(&pos) {
-        Some((mv, _)) => say!("bestmove {mv}"),
-        None => say!("bestmove (none)"),
+    let best = tables.best_move(&pos);
+    // A table found unusable while ranking the moves (a corrupt file) fails the probe.
+    let warnings = tables.take_warnings();
+    for warning in &warnings {
+        eprintln!("error: {warning}");
+    }
+    match best {
+        Some((mv, _)) if warnings.is_empty() => say!("bestmove {mv}"),
+        None if warnings.is_empty() && springer::movegen::count_legal(&pos) == 0 => say!("bestmove (none)"),
+        _ => {
+            eprintln!("error: the tables gave no best move ({})", tables.summary());
+            return ExitCode::FAILURE;
+        }
     }
     ExitCode::SUCCESS
 }

@@ -40,6 +40,17 @@ pub(super) struct Node {
     pub(super) tt_move_extension: i32,
 }
 
+/// What the tables say of a node they cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TbVerdict {
+    /// The node's score: a draw, or a win or loss whose bound cuts the window.
+    Settled(i32),
+    /// A PV node's win below beta: it scores at least this, and its moves may show more.
+    AtLeast(i32),
+    /// A PV node's loss above alpha: it scores at most this.
+    AtMost(i32),
+}
+
 /// What the singular-extension search concluded about the TT move.
 #[derive(Debug, PartialEq, Eq)]
 enum Singular {
@@ -243,13 +254,21 @@ impl Worker<'_> {
         // A singular search (excluded move) asks about the other moves: nothing the TT or the
         // tables know of the whole node answers it.
         let tt_entry = self.tt.probe(node.key);
+        // A PV node's tablebase bound that does not cut: the score stays within it.
+        let (mut tb_floor, mut tb_ceiling) = (None, None);
         if excluded.is_null() {
             if let Some(score) = tt_entry.and_then(|entry| tt_cutoff::<PV>(pos, &node, entry)) {
                 return score;
             }
             if ply > 0 {
-                if let Some(score) = self.tablebase_cutoff(pos, &node) {
-                    return score;
+                match self.tablebase_verdict::<PV>(pos, &node) {
+                    Some(TbVerdict::Settled(score)) => return score,
+                    Some(TbVerdict::AtLeast(score)) => {
+                        node.alpha = node.alpha.max(score);
+                        tb_floor = Some(score);
+                    }
+                    Some(TbVerdict::AtMost(score)) => tb_ceiling = Some(score),
+                    None => {}
                 }
             }
         }
@@ -275,7 +294,7 @@ impl Worker<'_> {
         let original_alpha = node.alpha;
         let mut tried = TriedMoves::new();
         let context = self.quiet_context(pos, ply);
-        let Some(best) = self.search_moves::<PV>(pos, &mut node, &eval, &context, tt_move, &mut tried) else {
+        let Some(mut best) = self.search_moves::<PV>(pos, &mut node, &eval, &context, tt_move, &mut tried) else {
             return 0;
         };
         if best.moves_searched == 0 {
@@ -288,6 +307,12 @@ impl Worker<'_> {
             } else {
                 0
             };
+        }
+        if let Some(floor) = tb_floor {
+            best.score = best.score.max(floor);
+        }
+        if let Some(ceiling) = tb_ceiling {
+            best.score = best.score.min(ceiling);
         }
         if node.alpha >= node.beta && !best.mv.is_null() {
             self.update_histories(pos, &node, &context, best.mv, &tried);
@@ -341,8 +366,10 @@ impl Worker<'_> {
 
     /// Syzygy: a node the tables cover (see `tablebase::probes_node`) is settled by its WDL when
     /// the result's bound allows it (a win is a lower bound, a loss an upper one, a draw exact);
-    /// the result goes to the TT deeper than any search would.
-    fn tablebase_cutoff(&mut self, pos: &Position, node: &Node) -> Option<i32> {
+    /// the result goes to the TT deeper than any search would. At a PV node a bound that does
+    /// not cut still bounds the node's score (as Stockfish keeps it), so a line into a won
+    /// ending shows the win rather than the evaluation of the moves below it.
+    fn tablebase_verdict<const PV: bool>(&mut self, pos: &Position, node: &Node) -> Option<TbVerdict> {
         let tb = self.tablebases.as_ref()?;
         if !tablebase::probes_node(tb, pos, node.depth) {
             return None;
@@ -365,9 +392,13 @@ impl Worker<'_> {
         if settled {
             let depth = (node.depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
             self.tt.store(node.key, Move::NULL, score_to_tt(score, node.ply), NO_EVAL, depth, bound);
-            return Some(score);
+            return Some(TbVerdict::Settled(score));
         }
-        None
+        match bound {
+            Bound::Lower if PV => Some(TbVerdict::AtLeast(score)),
+            Bound::Upper if PV => Some(TbVerdict::AtMost(score)),
+            _ => None,
+        }
     }
 
     /// Singular extensions: when the TT entry says its move fails high (or is exact) deep

@@ -2,6 +2,7 @@
 //! within the fifty-move rule and a drawn one is never lost), and WDL probes below the root that
 //! settle nodes reached by a capture or pawn move.
 
+use crate::movegen::count_legal;
 use crate::position::{CastlingRights, Position};
 use crate::tb::{Tablebases, Wdl};
 use crate::types::Move;
@@ -101,11 +102,11 @@ fn rank_by_dtz(tb: &TbSettings, root: &Position, moves: &[Move], history: &[u64]
     let mut ranked = Vec::with_capacity(moves.len());
     for &mv in moves {
         let child = root.after(mv);
-        let dtz = if child.halfmove_clock() != 0 && occurrences(history, child.key(), window + 1) >= 2 {
-            0 // a third occurrence: drawn whatever the tables say
-        } else {
-            tb.tables.root_dtz(root, mv)?
-        };
+        // A third occurrence, or the hundredth half-move without a mate: drawn whatever the
+        // tables say.
+        let third_occurrence = child.halfmove_clock() != 0 && occurrences(history, child.key(), window + 1) >= 2;
+        let fifty_moves = child.halfmove_clock() >= 100 && !(child.is_check() && count_legal(&child) == 0);
+        let dtz = if third_occurrence || fifty_moves { 0 } else { tb.tables.root_dtz(root, mv)? };
         let rank = if dtz > 0 {
             if dtz + clock <= 99 && !repeated {
                 MAX_DTZ - dtz
