@@ -233,7 +233,8 @@ impl Tablebases {
                 problems.push(format!("no Syzygy tables in {dir}"));
             }
         }
-        let dtz_files = dtz_found.len();
+        // A DTZ file counts only beside its WDL file (the one the tables are opened by).
+        let dtz_files = dtz_found.keys().filter(|name| found.contains_key(*name)).count();
         for (name, dtz) in dtz_found {
             if let Some(entry) = found.get_mut(&name) {
                 entry.1 = Some(dtz);
