@@ -464,8 +464,8 @@ impl Worker<'_> {
         let Node { ply, depth, alpha, beta, cut_node, .. } = *node;
         let value = eval.sharpened;
         // Reverse futility pruning: far above beta at low depth, assume it holds. Not when beta
-        // is a mate or tablebase score (`is_decisive`): an ordinary eval is far above "being mated in n" and would settle
-        // the node without looking for the mate.
+        // is a mate or tablebase score (`is_decisive`): an ordinary eval is far above "being
+        // mated in n" and would settle the node without looking for the mate.
         if depth <= RFP_MAX_DEPTH
             && !is_decisive(value)
             && !is_decisive(beta)
@@ -474,8 +474,8 @@ impl Worker<'_> {
             return Some(value);
         }
         // Razoring: far below alpha near the leaves, see whether captures can save it. Not once
-        // alpha is a mate or tablebase score: every node is far below it then, and the quiet moves that
-        // deliver a shorter mate would never be searched.
+        // alpha is a mate or tablebase score: every node is far below it then, and the quiet
+        // moves that deliver a shorter mate would never be searched.
         if depth <= RAZOR_MAX_DEPTH && !is_decisive(alpha) && value + RAZOR_MARGIN.get() * depth <= alpha {
             let score = self.quiescence::<false>(pos, alpha, alpha + 1, ply);
             if score <= alpha {
