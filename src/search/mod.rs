@@ -993,39 +993,34 @@ mod tests {
     /// by its moves' evaluations (+2,394 at depth 8).
     #[test]
     fn a_pv_line_into_a_tablebase_win_shows_the_win() {
-        let tb = fixture_tables();
         // Five pieces, out of the tables; Qxe5 leaves KQP v K, won.
-        let pos = Position::from_fen("3k4/8/8/4n3/8/2Q5/P7/6K1 w - - 0 1").unwrap_or_else(|e| unreachable!("{e}"));
-        let tt = TranspositionTable::new(8);
-        let control = SearchControl::new(false);
-        let mut histories = vec![Histories::default()];
-        let context = SearchContext { tablebases: Some(&tb), ..test_context(&tt, &control, &mut histories, None) };
-        let result = search(&pos, &Limits::depth(8), context, &mut |_| {});
+        let result = search_with_test_tables("3k4/8/8/4n3/8/2Q5/P7/6K1 w - - 0 1", 8);
         assert_eq!(result.best_move.to_string(), "c3e5");
         assert!(result.score >= tablebase::TB_WIN_BOUND, "{}", result.score);
     }
 
-    /// The committed test tables (3-4 pieces), probed at every depth.
-    fn fixture_tables() -> TbSettings {
+    /// Searches `fen` to `depth` on one thread with the committed test tables (3-4 pieces),
+    /// probed at every depth.
+    fn search_with_test_tables(fen: &str, depth: i32) -> SearchResult {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
         let (tables, problems) = crate::tb::Tablebases::open(dir);
         assert!(problems.is_empty(), "{problems:?}");
         let tables = tables.unwrap_or_else(|| unreachable!("the fixture tables load"));
-        TbSettings { tables, probe_depth: 1, rule50: true, probe_limit: 7 }
+        let tb = TbSettings { tables, probe_depth: 1, rule50: true, probe_limit: 7 };
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
+        let tt = TranspositionTable::new(8);
+        let control = SearchControl::new(false);
+        let mut histories = vec![Histories::default()];
+        let context = SearchContext { tablebases: Some(&tb), ..test_context(&tt, &control, &mut histories, None) };
+        search(&pos, &Limits::depth(depth), context, &mut |_| {})
     }
 
     /// At the 99th half-move every move but a mate ends the fifty moves: the root's tablebase
     /// ranking scores them as draws (it showed a cursed win, cp 37), and a mate still mates.
     #[test]
     fn the_hundredth_half_move_draws_at_a_tablebase_root_unless_it_mates() {
-        let tb = fixture_tables();
         for (fen, mate) in [("8/8/8/8/8/2k5/8/KR6 w - - 99 1", false), ("k7/8/1K6/8/8/8/8/7R w - - 99 1", true)] {
-            let pos = Position::from_fen(fen).unwrap_or_else(|e| unreachable!("{e}"));
-            let tt = TranspositionTable::new(8);
-            let control = SearchControl::new(false);
-            let mut histories = vec![Histories::default()];
-            let context = SearchContext { tablebases: Some(&tb), ..test_context(&tt, &control, &mut histories, None) };
-            let result = search(&pos, &Limits::depth(5), context, &mut |_| {});
+            let result = search_with_test_tables(fen, 5);
             if mate {
                 assert_eq!((result.best_move.to_string(), mate_in_moves(result.score)), ("h1h8".to_string(), Some(1)));
             } else {
