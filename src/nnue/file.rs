@@ -275,10 +275,8 @@ impl Network {
             layer.bias = i32::from_le_bytes([bias[0], bias[1], bias[2], bias[3]]);
         }
         let output_weights = net.output_layers.iter().flat_map(|layer| layer.weights.iter().flatten());
-        if let Some(&w) = output_weights.max_by_key(|w| w.unsigned_abs()) {
-            if i32::from(w).abs() > MAX_OUTPUT_WEIGHT {
-                return Err(NetError::OutputWeightTooLarge(w));
-            }
+        if let Some(&w) = output_weights.into_iter().find(|&&w| i32::from(w).abs() > MAX_OUTPUT_WEIGHT) {
+            return Err(NetError::OutputWeightTooLarge(w));
         }
         Ok(net)
     }

@@ -17,9 +17,9 @@ use super::split::SplitMove;
 use super::tablebase::{self, is_decisive, TB_WIN_BOUND};
 use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry, MATE, NO_EVAL};
 use super::worker::Worker;
-use super::{INFINITY, MAX_PLY};
+use super::{fifty_moves_drawn, INFINITY, MAX_PLY};
 use crate::eval::is_insufficient_material;
-use crate::movegen::{count_legal, MAX_MOVES};
+use crate::movegen::MAX_MOVES;
 use crate::position::{CheckInfo, Position};
 use crate::types::{Bitboard, Move, Piece};
 
@@ -361,7 +361,7 @@ impl Worker<'_> {
     /// rule, unless the fiftieth move mates (asked only at the fiftieth move: this runs at every
     /// node, quiescence's first included).
     fn is_draw_by_rule(&self, pos: &Position) -> bool {
-        self.is_repetition(pos) || (pos.halfmove_clock() >= 100 && (!pos.is_check() || count_legal(pos) > 0))
+        self.is_repetition(pos) || fifty_moves_drawn(pos)
     }
 
     /// Syzygy: a node the tables cover (see `tablebase::probes_node`) is settled by its WDL when

@@ -20,7 +20,7 @@ pub mod tablebase;
 pub mod time;
 pub mod tt;
 
-use crate::movegen::{generate_legal, is_legal_move, MoveList};
+use crate::movegen::{count_legal, generate_legal, is_legal_move, MoveList};
 use crate::position::Position;
 use crate::threads::WorkerPool;
 use crate::types::Move;
@@ -201,6 +201,12 @@ pub struct SearchContext<'a> {
     pub tablebases: Option<&'a TbSettings>,
     /// Where the main thread's live reports (current root move, status) go; `None`: not made.
     pub live: Option<LiveSink<'a>>,
+}
+
+/// Whether the fifty-move rule draws `pos`: a hundred half-moves without a capture or pawn move,
+/// unless the last of them mated (asked only then: it generates the moves).
+pub(crate) fn fifty_moves_drawn(pos: &Position) -> bool {
+    pos.halfmove_clock() >= 100 && (!pos.is_check() || count_legal(pos) > 0)
 }
 
 /// A mate score in moves (positive: the side to move mates), if `score` is one.

@@ -2,13 +2,12 @@
 //! within the fifty-move rule and a drawn one is never lost), and WDL probes below the root that
 //! settle nodes reached by a capture or pawn move.
 
-use crate::movegen::count_legal;
 use crate::position::{CastlingRights, Position};
 use crate::tb::{Tablebases, Wdl};
 use crate::types::Move;
 
 use super::tt::MATE_BOUND;
-use super::MAX_PLY;
+use super::{fifty_moves_drawn, MAX_PLY};
 
 /// A tablebase win at the root; `TB_WIN - ply` below it. Below every mate score, above every
 /// evaluation.
@@ -105,8 +104,7 @@ fn rank_by_dtz(tb: &TbSettings, root: &Position, moves: &[Move], history: &[u64]
         // A third occurrence, or the hundredth half-move without a mate: drawn whatever the
         // tables say.
         let third_occurrence = child.halfmove_clock() != 0 && occurrences(history, child.key(), window + 1) >= 2;
-        let fifty_moves = child.halfmove_clock() >= 100 && !(child.is_check() && count_legal(&child) == 0);
-        let dtz = if third_occurrence || fifty_moves { 0 } else { tb.tables.root_dtz(root, mv)? };
+        let dtz = if third_occurrence || fifty_moves_drawn(&child) { 0 } else { tb.tables.root_dtz(root, mv)? };
         let rank = if dtz > 0 {
             if dtz + clock <= 99 && !repeated {
                 MAX_DTZ - dtz
